@@ -1,0 +1,7 @@
+"""Trix Arena: a referee for card-game bot competitions.
+
+Layers, bottom to top (nothing imports upwards): `cards` and `errors`; the pure game
+rules in `arena.games`; the referee that drives a game between players; replays; the CLI.
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,74 @@
+"""The interface every game engine offers the code that drives games.
+
+A game is a stateless object (`Game`) plus a mutable state it creates. The driver asks
+the state whose turn it is (`state.to_move`, -1 when the game is over) and what kind of
+decision it is (`state.kind`), asks the game for the legal actions and for the seat's
+observation, and applies one action. Actions are small ints private to each game; the
+game turns them into replay events (`action_event`) and back (`parse_event`), so the
+driver, the wire layer and storage never need to know any game's rules.
+
+Engines are pure: no I/O, no clock, and no randomness but the seed they are given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+Action = int
+Event = dict[str, Any]
+
+
+class GameState(Protocol):
+    """What the driver reads from a state; everything else is private to the engine."""
+
+    to_move: int  # seat to decide, or -1 when the game is over
+    kind: str  # decision kind for `to_move`: e.g. "contract", "expose", "play", "pass"
+    legal: list[Action]  # the legal actions, in the game's documented order
+    deal_index: int  # 0-based index of the current deal; grows when a deal ends
+    events: list[Any]  # the current deal's events so far (the replay's event index)
+    seed: str
+
+
+class Game(Protocol):
+    """A registered game (`trix`, `trianon`): its rules as functions over its state."""
+
+    name: str
+    seats: int
+    decision_kinds: tuple[str, ...]
+
+    def parse_options(self, raw: Mapping[str, Any]) -> Any:
+        """Validate rule options (strings from a CLI, or TOML values) into the game's options."""
+
+    def options_dict(self, options: Any) -> dict[str, Any]:
+        """The options as they are recorded in a replay."""
+
+    def new_game(self, seed: str, options: Any) -> GameState:
+        """A new game at its first decision, fully determined by (seed, options)."""
+
+    def apply(self, state: GameState, action: Action) -> None:
+        """Play `action` for `state.to_move`; raise IllegalAction if it is not legal."""
+
+    def apply_legal(self, state: GameState, action: Action) -> None:
+        """`apply` without the legality check, for a caller that has made it already."""
+
+    def observe(self, state: GameState, seat: int) -> Any:
+        """Everything `seat` may know, and nothing more: the one place hidden state leaves."""
+
+    def view_dict(self, view: Any) -> dict[str, Any]:
+        """A view as plain JSON-able data with card codes (for the wire and for humans)."""
+
+    def action_event(self, action: Action) -> Event:
+        """The action as a replay event without its seat, e.g. {"type": "play", "card": "4C"}."""
+
+    def describe_action(self, action: Action) -> str:
+        """A short human form of an action for messages ("QS", "pass", "queens")."""
+
+    def parse_event(self, event: Mapping[str, Any]) -> Action:
+        """The inverse of `action_event`; raise IllegalAction if it names no action."""
+
+    def deal_records(self, state: GameState) -> list[dict[str, Any]]:
+        """The finished (and current) deals as replay `deals` entries."""
+
+    def result(self, state: GameState) -> tuple[list[int], list[int]]:
+        """Totals and ranks (1 is best) of a finished game."""

@@ -1,0 +1,716 @@
+"""Trix: four players, four kingdoms of five contracts (../shared/rules/TRIX.md).
+
+The state is mutable and made of ints so that a full 20-deal game costs a few
+milliseconds; `apply` is the only way to change it and `observe` the only way hidden
+cards leave it (T-8). The legal actions are recomputed once per transition and kept on
+the state, so asking for them is free.
+
+Actions are ints: a card (0..51) is a play, `PASS` a pass in the Trix contract,
+`CONTRACT_BASE + c` the choice of contract c, and `EXPOSE_BASE | mask` the exposure of
+the cards in `mask` (T-5; an empty mask exposes nothing). The documented order of legal
+actions, whose first entry is the referee's fallback, is: contracts in `CONTRACTS` order;
+exposures by ascending mask, so exposing nothing comes first; cards by suit (clubs,
+diamonds, hearts, spades) and rank, low to high.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from arena.cards import (
+    CARD_CODES,
+    FULL_DECK,
+    HEARTS,
+    JACK,
+    KING,
+    QUEEN,
+    SUIT_MASK,
+    Card,
+    CardSet,
+    codes_of,
+    make_card,
+    parse_card,
+    parse_cards,
+    shuffled_deck,
+)
+from arena.errors import CardError, ConfigError, IllegalAction
+from arena.games.base import Action, Event
+
+SEATS = 4
+DEALS_PER_KINGDOM = 5
+MAX_TIEBREAK_DEALS = 4  # T-7.3
+
+# T-2.6, in the replay's spelling and the documented order of legal actions.
+CONTRACTS = ("king-of-hearts", "diamonds", "queens", "no-tricks", "trix")
+KING_OF_HEARTS, DIAMONDS_C, QUEENS, NO_TRICKS, TRIX = range(5)
+ALL_CONTRACTS = (1 << 5) - 1
+
+PASS: Action = 52
+CONTRACT_BASE: Action = 53
+EXPOSE_BASE: Action = 1 << 52
+
+KH: Card = make_card(KING, HEARTS)
+KH_BIT: CardSet = 1 << KH
+QUEENS_MASK: CardSet = sum(1 << make_card(QUEEN, s) for s in range(4))
+JACKS_MASK: CardSet = sum(1 << make_card(JACK, s) for s in range(4))
+HEARTS_MASK: CardSet = SUIT_MASK[HEARTS]
+DIAMONDS_MASK: CardSet = SUIT_MASK[1]
+
+# T-4, T-5.3, T-6.6
+KH_PENALTY = -75
+DIAMOND_PENALTY = -10
+QUEEN_PENALTY = -25
+TRICK_PENALTY = -15
+TRIX_PLACES = (200, 150, 100, 50)
+
+# Decision kinds, as the driver and the wire see them.
+KIND_CONTRACT, KIND_EXPOSE, KIND_PLAY, KIND_PASS, KIND_OVER = (
+    "contract",
+    "expose",
+    "play",
+    "pass",
+    "",
+)
+
+_PHASE_TRICKS, _PHASE_TRIX = 0, 1
+_CARD_BIT = tuple(1 << c for c in range(52))
+
+
+def _row_next(card: Card) -> CardSet:
+    """T-6.3: the cards a row card makes playable (a Jack both ways, others outwards)."""
+    rank = card % 13
+    if rank == JACK:
+        return (1 << (card + 1)) | (1 << (card - 1))
+    if JACK < rank < 12:
+        return 1 << (card + 1)
+    if 0 < rank < JACK:
+        return 1 << (card - 1)
+    return 0
+
+
+_ROW_NEXT = tuple(_row_next(c) for c in range(52))
+
+
+@dataclass(frozen=True)
+class TrixOptions:
+    """The rule options of T-9, validated."""
+
+    doubling: bool = True
+    kingdoms: int = 4
+    tiebreak: str = "none"
+    first_king_card: str = "7H"
+    partners: bool = False
+
+
+def _parse_bool(key: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "1", "0"):
+        return value.lower() in ("true", "yes", "1")
+    raise ConfigError(f"rule option {key!r} must be true or false, not {value!r}")
+
+
+def parse_options(raw: Mapping[str, Any] | None = None) -> TrixOptions:
+    """Validate T-9 options; every error names the option and what is allowed."""
+    raw = dict(raw or {})
+    known = TrixOptions.__dataclass_fields__
+    unknown = sorted(set(raw) - set(known))
+    if unknown:
+        raise ConfigError(
+            f"unknown Trix rule option {unknown[0]!r}; the options are: {', '.join(known)}"
+        )
+    out = TrixOptions()
+    kw: dict[str, Any] = {}
+    for key in ("doubling", "partners"):
+        if key in raw:
+            kw[key] = _parse_bool(key, raw[key])
+    if "kingdoms" in raw:
+        try:
+            kingdoms = int(raw["kingdoms"])
+        except (TypeError, ValueError):
+            kingdoms = 0
+        if isinstance(raw["kingdoms"], bool) or not 1 <= kingdoms <= 4:
+            raise ConfigError(
+                f"rule option 'kingdoms' must be 1, 2, 3 or 4, not {raw['kingdoms']!r}"
+            )
+        kw["kingdoms"] = kingdoms
+    if "tiebreak" in raw:
+        if raw["tiebreak"] not in ("none", "king-of-hearts"):
+            raise ConfigError(
+                "rule option 'tiebreak' must be 'none' or 'king-of-hearts', "
+                f"not {raw['tiebreak']!r}"
+            )
+        kw["tiebreak"] = raw["tiebreak"]
+    if "first_king_card" in raw:
+        try:
+            parse_card(raw["first_king_card"])
+        except CardError as err:
+            raise ConfigError(f"rule option 'first_king_card': {err}") from None
+        kw["first_king_card"] = raw["first_king_card"]
+    return TrixOptions(**{**out.__dict__, **kw})
+
+
+class TrixView(NamedTuple):
+    """What one seat may know (T-8.1), built only by `observe`.
+
+    Cards are ints and sets of cards are masks; `view_dict` turns it into codes.
+    """
+
+    seat: int
+    deal: int  # deal number, 1-based (tie-break deals continue the count, T-7.3)
+    king: int
+    first_king: int
+    contract: int  # index into CONTRACTS, -1 while the King is choosing
+    contracts_left: int  # mask over CONTRACTS the King has not chosen in this kingdom
+    hand: CardSet
+    exposed: tuple[CardSet, ...]  # per seat, the cards it exposed (T-5.2)
+    events: tuple[tuple[int, Action], ...]  # this deal's decisions so far, in order
+    trick: tuple[tuple[int, Card], ...]  # the current trick: (seat, card), leader first
+    tricks_won: tuple[int, ...]  # per seat, tricks taken this deal
+    rows: CardSet  # Trix contract: cards laid on the four rows
+    finished: tuple[int, ...]  # Trix contract: seats in the order they went out
+    deal_scores: tuple[tuple[int, ...], ...]  # the scores of every finished deal
+    totals: tuple[int, ...]  # per seat, before the current deal
+    to_move: int
+    kind: str  # the decision `to_move` faces ("" when the game is over)
+    legal: tuple[Action, ...]  # the legal actions when `seat` is to move, else ()
+    options: TrixOptions
+
+    @property
+    def cards_left(self) -> tuple[int, ...]:
+        """Cards each seat still holds: 13 less the cards it played this deal (public)."""
+        left = [13, 13, 13, 13]
+        for seat, action in self.events:
+            if action < 52:
+                left[seat] -= 1
+        return tuple(left)
+
+
+class TrixState:
+    """A Trix game in progress. Read it through `Trix`; change it only with `Trix.apply`."""
+
+    __slots__ = (
+        "seed", "options", "to_move", "kind", "legal", "deal_index", "deal_count",
+        "first_king", "king", "contract", "contracts_left", "phase",
+        "hands", "dealt", "exposed", "events", "expose_queue",
+        "trick", "led", "leader", "taken", "tricks_won", "tricks_played",
+        "playable", "rows", "finished",
+        "deal_scores", "totals", "records", "tiebreak_deals",
+    )  # fmt: skip
+
+    def __init__(self, seed: str, options: TrixOptions) -> None:
+        self.seed = seed
+        self.options = options
+        self.to_move = -1
+        self.kind = KIND_OVER
+        self.legal: tuple[Action, ...] = ()
+        self.deal_index = 0
+        self.deal_count = options.kingdoms * DEALS_PER_KINGDOM  # T-2.1
+        self.first_king = -1
+        self.king = -1
+        self.contract = -1
+        self.contracts_left = ALL_CONTRACTS
+        self.phase = _PHASE_TRICKS
+        self.hands = [0, 0, 0, 0]
+        self.dealt: tuple[CardSet, ...] = (0, 0, 0, 0)
+        self.exposed = [0, 0, 0, 0]
+        self.events: list[tuple[int, Action]] = []
+        self.expose_queue: list[int] = []
+        self.trick: list[tuple[int, Card]] = []
+        self.led = -1
+        self.leader = -1
+        self.taken = [0, 0, 0, 0]
+        self.tricks_won = [0, 0, 0, 0]
+        self.tricks_played = 0
+        self.playable: CardSet = 0
+        self.rows: CardSet = 0
+        self.finished: list[int] = []
+        self.deal_scores: list[tuple[int, ...]] = []
+        self.totals = [0, 0, 0, 0]
+        self.records: list[dict[str, Any]] = []  # one per deal begun: king, hands, events
+        self.tiebreak_deals = 0
+
+    @property
+    def over(self) -> bool:
+        return self.to_move < 0
+
+
+@lru_cache(maxsize=256)
+def deal_hands(seed: str, deal_index: int) -> tuple[CardSet, ...]:
+    """T-2.2: deal `deal_index` (0-based) of the game `seed`; seat s gets 13s..13s+12."""
+    deck = shuffled_deck("trix", seed, deal_index, 52)
+    bit = _CARD_BIT.__getitem__
+    return tuple(sum(map(bit, deck[13 * s : 13 * s + 13])) for s in range(SEATS))
+
+
+def _suit_tables() -> tuple[list[tuple[Card, ...]], ...]:
+    """For each suit, the cards of every 13-bit rank mask, low to high (built once)."""
+    tables = []
+    for suit in range(4):
+        base = 13 * suit
+        table: list[tuple[Card, ...]] = [()]
+        for m in range(1, 1 << 13):
+            high = m.bit_length() - 1
+            table.append(table[m ^ (1 << high)] + (base + high,))
+        tables.append(table)
+    return tuple(tables)
+
+
+_SUIT_TABLES = _suit_tables()
+_CLUBS_T, _DIAMONDS_T, _HEARTS_T, _SPADES_T = _SUIT_TABLES
+
+
+def _bits(mask: CardSet) -> tuple[Card, ...]:
+    """The cards of `mask`, low to high, by table look-up (the engine's hottest helper)."""
+    return (
+        _CLUBS_T[mask & 0x1FFF]
+        + _DIAMONDS_T[mask >> 13 & 0x1FFF]
+        + _HEARTS_T[mask >> 26 & 0x1FFF]
+        + _SPADES_T[mask >> 39 & 0x1FFF]
+    )
+
+
+def _subsets(mask: CardSet) -> list[CardSet]:
+    """Every subset of `mask`, ascending (the empty set first)."""
+    cards = [1 << c for c in _bits(mask)]
+    subsets = [0]
+    for bit in cards:
+        subsets += [s | bit for s in subsets]
+    return sorted(subsets)
+
+
+def new_game(seed: str, options: TrixOptions | None = None) -> TrixState:
+    state = TrixState(str(seed), options or TrixOptions())
+    _start_deal(state)
+    return state
+
+
+def _start_deal(state: TrixState) -> None:
+    i = state.deal_index
+    hands = deal_hands(state.seed, i)
+    state.dealt = hands
+    state.hands = list(hands)
+    if i == 0:  # T-2.3
+        bit = 1 << parse_card(state.options.first_king_card)
+        state.first_king = next(s for s in range(SEATS) if hands[s] & bit)
+    if i < state.deal_count:  # T-2.4: kingdoms pass in turn order
+        king = (state.first_king + i // DEALS_PER_KINGDOM) % SEATS
+        if i % DEALS_PER_KINGDOM == 0:
+            state.contracts_left = ALL_CONTRACTS
+    else:  # T-7.3: extra King of Hearts deals
+        king = (state.first_king + state.tiebreak_deals) % SEATS
+        state.tiebreak_deals += 1
+        state.contracts_left = 1 << KING_OF_HEARTS
+    state.king = king
+    state.contract = -1
+    state.exposed = [0, 0, 0, 0]
+    state.events = []
+    state.trick = []
+    state.taken = [0, 0, 0, 0]
+    state.tricks_won = [0, 0, 0, 0]
+    state.tricks_played = 0
+    state.rows = 0
+    state.finished = []
+    state.records.append(
+        {"number": i + 1, "king": king, "hands": hands, "events": state.events, "scores": None}
+    )
+    left = tuple(CONTRACT_BASE + c for c in range(5) if state.contracts_left >> c & 1)
+    state.to_move = king
+    if len(left) == 1:  # T-2.5: the last contract is played without asking
+        state.kind = KIND_CONTRACT
+        state.legal = left
+        _choose_contract(state, left[0] - CONTRACT_BASE)
+    else:
+        state.kind = KIND_CONTRACT
+        state.legal = left
+
+
+def _choose_contract(state: TrixState, contract: int) -> None:
+    state.events.append((state.king, CONTRACT_BASE + contract))
+    state.contract = contract
+    state.contracts_left &= ~(1 << contract)
+    if state.options.doubling and contract in (KING_OF_HEARTS, QUEENS):  # T-5.1
+        exposable = KH_BIT if contract == KING_OF_HEARTS else QUEENS_MASK
+        state.expose_queue = [
+            s
+            for s in ((state.king + k) % SEATS for k in range(SEATS))
+            if state.hands[s] & exposable
+        ]
+    else:
+        state.expose_queue = []
+    _next_expose_or_play(state)
+
+
+def _exposable(state: TrixState) -> CardSet:
+    return KH_BIT if state.contract == KING_OF_HEARTS else QUEENS_MASK
+
+
+def _next_expose_or_play(state: TrixState) -> None:
+    if state.expose_queue:
+        seat = state.expose_queue.pop(0)
+        state.to_move = seat
+        state.kind = KIND_EXPOSE
+        state.legal = tuple(
+            EXPOSE_BASE | m for m in _subsets(state.hands[seat] & _exposable(state))
+        )
+        return
+    king = state.king
+    if state.contract == TRIX:  # T-6.1, T-6.2
+        state.phase = _PHASE_TRIX
+        state.playable = JACKS_MASK
+        _trix_turn(state, king)
+    else:  # T-3.1
+        state.phase = _PHASE_TRICKS
+        state.leader = king
+        _lead_turn(state, king)
+
+
+def _lead_turn(state: TrixState, seat: int) -> None:
+    hand = state.hands[seat]
+    if state.contract == KING_OF_HEARTS and hand & ~HEARTS_MASK:  # T-3.4
+        hand &= ~HEARTS_MASK
+    state.to_move = seat
+    state.kind = KIND_PLAY
+    state.legal = _bits(hand)
+
+
+def _trix_turn(state: TrixState, seat: int) -> None:
+    """T-6.3..T-6.5: the next seat still holding cards plays a row card or passes."""
+    hands = state.hands
+    while not hands[seat]:
+        seat = (seat + 1) % SEATS
+    state.to_move = seat
+    legal = hands[seat] & state.playable
+    if legal:
+        state.kind = KIND_PLAY
+        state.legal = _bits(legal)
+    else:
+        state.kind = KIND_PASS
+        state.legal = (PASS,)
+
+
+def apply(state: TrixState, action: Action) -> None:
+    """Play `action` for the seat to move; raise IllegalAction (state unchanged) if illegal."""
+    if action not in state.legal:
+        raise IllegalAction(
+            f"{describe_action(action)} is not legal for seat {state.to_move} "
+            f"({state.kind or 'game over'}); legal: "
+            + ", ".join(describe_action(a) for a in state.legal)
+        )
+    apply_legal(state, action)
+
+
+def apply_legal(state: TrixState, action: Action) -> None:
+    """`apply` for a caller that has already checked `action in state.legal` (the referee)."""
+    seat = state.to_move
+    if action < 52:
+        bit = _CARD_BIT[action]
+        state.hands[seat] ^= bit
+        state.events.append((seat, action))
+        if state.phase != _PHASE_TRICKS:
+            _play_to_row(state, seat, action, bit)
+            return
+        # The hot path of the whole arena: a card added to a trick that is not yet full.
+        trick = state.trick
+        trick.append((seat, action))
+        if len(trick) < SEATS:
+            if len(trick) == 1:
+                state.led = action // 13
+            nxt = state.to_move = (seat + 1) % SEATS
+            hand = state.hands[nxt]
+            led = state.led
+            follow = hand & SUIT_MASK[led]  # T-3.2
+            state.legal = _SUIT_TABLES[led][follow >> 13 * led] if follow else _bits(hand)
+            return
+        _complete_trick(state, trick)
+    elif action == PASS:  # T-6.4
+        state.events.append((seat, PASS))
+        _trix_turn(state, (seat + 1) % SEATS)
+    elif action < EXPOSE_BASE:
+        _choose_contract(state, action - CONTRACT_BASE)
+    else:  # T-5.1
+        state.exposed[seat] = action & FULL_DECK
+        state.events.append((seat, action))
+        _next_expose_or_play(state)
+
+
+def _complete_trick(state: TrixState, trick: list[tuple[int, Card]]) -> None:
+    """T-3.3: the highest card of the suit led wins (a higher int is a higher card)."""
+    (winner, best), (s1, c1), (s2, c2), (s3, c3) = trick
+    led = state.led
+    if c1 > best and c1 // 13 == led:
+        winner, best = s1, c1
+    if c2 > best and c2 // 13 == led:
+        winner, best = s2, c2
+    if c3 > best and c3 // 13 == led:
+        winner = s3
+    state.taken[winner] |= _CARD_BIT[trick[0][1]] | _CARD_BIT[c1] | _CARD_BIT[c2] | _CARD_BIT[c3]
+    state.tricks_won[winner] += 1
+    state.trick = []
+    state.tricks_played += 1
+    if state.tricks_played == 13:  # T-3.5
+        _end_deal(state, _score_tricks(state))
+        return
+    # T-3.1: the winner leads; T-3.4: no heart lead in King of Hearts unless only hearts.
+    state.leader = state.to_move = winner
+    hand = state.hands[winner]
+    if state.contract == KING_OF_HEARTS and hand & ~HEARTS_MASK:
+        hand &= ~HEARTS_MASK
+    state.legal = _bits(hand)
+
+
+def _play_to_row(state: TrixState, seat: int, card: Card, bit: CardSet) -> None:
+    """T-6.1, T-6.3: a Jack opens its row; a row grows one rank up or down."""
+    state.rows |= bit
+    state.playable = (state.playable & ~bit) | _ROW_NEXT[card]
+    hands = state.hands
+    if not hands[seat]:
+        state.finished.append(seat)
+        if len(state.finished) == SEATS - 1:  # T-6.5, T-6.6
+            last = next(s for s in range(SEATS) if hands[s])
+            scores = [0, 0, 0, 0]
+            for place, s in enumerate(state.finished + [last]):
+                scores[s] = TRIX_PLACES[place]
+            _end_deal(state, scores)
+            return
+    _trix_turn(state, (seat + 1) % SEATS)
+
+
+def _penalty_with_exposure(
+    state: TrixState, scores: list[int], cards: CardSet, penalty: int
+) -> None:
+    """T-4.1/T-4.3 with T-5.3/T-5.4 for each penalty card in `cards`."""
+    for card in _bits(cards):
+        bit = 1 << card
+        taker = next(s for s in range(SEATS) if state.taken[s] & bit)
+        exposer = next((s for s in range(SEATS) if state.exposed[s] & bit), -1)
+        if exposer < 0:
+            scores[taker] += penalty
+        else:
+            scores[taker] += 2 * penalty
+            if exposer != taker:
+                scores[exposer] -= penalty
+
+
+def _score_tricks(state: TrixState) -> list[int]:
+    scores = [0, 0, 0, 0]
+    contract = state.contract
+    if contract == KING_OF_HEARTS:
+        _penalty_with_exposure(state, scores, KH_BIT, KH_PENALTY)
+    elif contract == QUEENS:
+        _penalty_with_exposure(state, scores, QUEENS_MASK, QUEEN_PENALTY)
+    elif contract == DIAMONDS_C:  # T-4.2
+        for s in range(SEATS):
+            scores[s] = DIAMOND_PENALTY * (state.taken[s] & DIAMONDS_MASK).bit_count()
+    else:  # T-4.4
+        for s in range(SEATS):
+            scores[s] = TRICK_PENALTY * state.tricks_won[s]
+    return scores
+
+
+def ranking_units(state_or_options: TrixState | TrixOptions, totals: list[int]) -> list[int]:
+    """The totals of the units that are ranked: seats, or teams 0+2 and 1+3 (T-9)."""
+    options = getattr(state_or_options, "options", state_or_options)
+    if options.partners:
+        return [totals[0] + totals[2], totals[1] + totals[3]]
+    return list(totals)
+
+
+def rank_totals(totals: list[int]) -> list[int]:
+    """T-7.2: 1 is best; equal totals share the better place (10, 5, 5, 0 -> 1, 2, 2, 4)."""
+    return [1 + sum(1 for other in totals if other > t) for t in totals]
+
+
+def _end_deal(state: TrixState, scores: list[int]) -> None:
+    scores_t = tuple(scores)
+    state.deal_scores.append(scores_t)
+    state.records[-1]["scores"] = scores_t
+    for s in range(SEATS):
+        state.totals[s] += scores[s]
+    state.deal_index += 1
+    if state.deal_index < state.deal_count or _tiebreak_needed(state):
+        _start_deal(state)
+    else:
+        state.to_move = -1
+        state.kind = KIND_OVER
+        state.legal = ()
+
+
+def _tiebreak_needed(state: TrixState) -> bool:
+    """T-7.3: another King of Hearts deal while the highest total is shared."""
+    if state.options.tiebreak != "king-of-hearts" or state.tiebreak_deals >= MAX_TIEBREAK_DEALS:
+        return False
+    units = ranking_units(state, state.totals)
+    return units.count(max(units)) >= 2
+
+
+def result(state: TrixState) -> tuple[list[int], list[int]]:
+    """Totals per seat and ranks per seat (with partners, both seats carry the team's rank)."""
+    totals = list(state.totals)
+    unit_ranks = rank_totals(ranking_units(state, totals))
+    if state.options.partners:
+        return totals, [unit_ranks[s % 2] for s in range(SEATS)]
+    return totals, unit_ranks
+
+
+def observe(state: TrixState, seat: int) -> TrixView:
+    """T-8.1: the seat's own hand and the public record of the deal; nothing else.
+
+    Built positionally, copying the state's public parts into tuples, so that a view
+    never changes after it was taken.
+    """
+    to_move = state.to_move
+    return _new_view(
+        TrixView,
+        (
+            seat,
+            state.deal_index + 1 if to_move >= 0 else state.deal_index,
+            state.king,
+            state.first_king,
+            state.contract,
+            state.contracts_left,
+            state.hands[seat],
+            tuple(state.exposed),
+            tuple(state.events),
+            tuple(state.trick),
+            tuple(state.tricks_won),
+            state.rows,
+            tuple(state.finished),
+            tuple(state.deal_scores),
+            tuple(state.totals),
+            to_move,
+            state.kind,
+            state.legal if to_move == seat else (),
+            state.options,
+        ),
+    )
+
+
+_new_view = tuple.__new__
+
+
+def describe_action(action: Action) -> str:
+    """A short human form: a card code, 'pass', a contract name or 'expose QS QH'."""
+    event = action_event(action)
+    if event["type"] == "play":
+        return event["card"]
+    if event["type"] == "contract":
+        return event["contract"]
+    if event["type"] == "expose":
+        return "expose " + (" ".join(event["cards"]) or "nothing")
+    return event["type"]
+
+
+def action_event(action: Action) -> Event:
+    """The replay event of an action, without its seat."""
+    if 0 <= action < 52:
+        return {"type": "play", "card": CARD_CODES[action]}
+    if action == PASS:
+        return {"type": "pass"}
+    if CONTRACT_BASE <= action < CONTRACT_BASE + len(CONTRACTS):
+        return {"type": "contract", "contract": CONTRACTS[action - CONTRACT_BASE]}
+    if action & EXPOSE_BASE and not action & ~(EXPOSE_BASE | FULL_DECK):
+        return {"type": "expose", "cards": codes_of(action & FULL_DECK)}
+    raise IllegalAction(f"{action!r} is not a Trix action")
+
+
+def parse_event(event: Mapping[str, Any]) -> Action:
+    """The action of a replay (or wire) event; IllegalAction if it names none."""
+    kind = event.get("type")
+    try:
+        if kind == "play":
+            return parse_card(event.get("card", ""))
+        if kind == "pass":
+            return PASS
+        if kind == "contract":
+            return CONTRACT_BASE + CONTRACTS.index(event.get("contract", ""))
+        if kind == "expose":
+            return EXPOSE_BASE | parse_cards(event.get("cards", []))
+    except (CardError, ValueError) as err:
+        raise IllegalAction(f"not a Trix action: {dict(event)!r}: {err}") from None
+    raise IllegalAction(
+        f"not a Trix action: {dict(event)!r}; types are contract, expose, play, pass"
+    )
+
+
+def view_dict(view: TrixView) -> dict[str, Any]:
+    """The view as JSON-able data with card codes and contract names."""
+    return {
+        "seat": view.seat,
+        "deal": view.deal,
+        "king": view.king,
+        "first_king": view.first_king,
+        "contract": CONTRACTS[view.contract] if view.contract >= 0 else "",
+        "contracts_left": [CONTRACTS[c] for c in range(5) if view.contracts_left >> c & 1],
+        "hand": codes_of(view.hand),
+        "exposed": [codes_of(m) for m in view.exposed],
+        "events": [_event_dict(s, a) for s, a in view.events],
+        "trick": [{"seat": s, "card": CARD_CODES[c]} for s, c in view.trick],
+        "tricks_won": list(view.tricks_won),
+        "rows": codes_of(view.rows),
+        "finished": list(view.finished),
+        "cards_left": list(view.cards_left),
+        "deal_scores": [list(s) for s in view.deal_scores],
+        "totals": list(view.totals),
+        "to_move": view.to_move,
+        "kind": view.kind,
+        "legal": [action_event(a) for a in view.legal],
+        "options": options_dict(view.options),
+    }
+
+
+def options_dict(options: TrixOptions) -> dict[str, Any]:
+    return dict(options.__dict__)
+
+
+def _event_dict(seat: int, action: Action) -> Event:
+    if action < 52:  # most events are plays: build them directly
+        return {"seat": seat, "type": "play", "card": CARD_CODES[action]}
+    return {"seat": seat, **action_event(action)}
+
+
+def deal_records(state: TrixState) -> list[dict[str, Any]]:
+    """The deals begun so far in the replay's `deals` shape (scores None if unfinished)."""
+    return [
+        {
+            "number": r["number"],
+            "king": r["king"],
+            "hands": [codes_of(h) for h in r["hands"]],
+            "events": [_event_dict(s, a) for s, a in r["events"]],
+            "scores": list(r["scores"]) if r["scores"] is not None else None,
+        }
+        for r in state.records
+    ]
+
+
+class Trix:
+    """The Trix game as the driver sees it (see `arena.games.base.Game`)."""
+
+    name = "trix"
+    seats = SEATS
+    decision_kinds = (KIND_CONTRACT, KIND_EXPOSE, KIND_PLAY, KIND_PASS)
+    contracts = CONTRACTS
+
+    parse_options = staticmethod(parse_options)
+    options_dict = staticmethod(options_dict)
+    new_game = staticmethod(new_game)
+    apply = staticmethod(apply)
+    apply_legal = staticmethod(apply_legal)
+    observe = staticmethod(observe)
+    view_dict = staticmethod(view_dict)
+    action_event = staticmethod(action_event)
+    parse_event = staticmethod(parse_event)
+    describe_action = staticmethod(describe_action)
+    deal_records = staticmethod(deal_records)
+    result = staticmethod(result)
+
+    @staticmethod
+    def deal_contract(record: Mapping[str, Any]) -> str:
+        """The contract of a replay deal record (its first event)."""
+        return record["events"][0]["contract"]
+
+
+GAME = Trix()

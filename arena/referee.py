@@ -1,0 +1,241 @@
+"""The referee: drives one game between players and writes down everything that happened.
+
+It is the only code that holds the full state of a game. Players (in-process bots now,
+gRPC bots from `arena.bots`) see a `Decision` and answer with an action; the referee
+validates every answer against the engine's legal actions, turns any failure into a
+recorded fault with a fallback move (the first legal action, in the game's documented
+order), and builds the replay (`arena-replay/1`) from the engine's own record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from arena.errors import ArenaError
+from arena.games.base import Action, Game, GameState
+
+REPLAY_FORMAT = "arena-replay/1"
+
+
+class BotFault(ArenaError):
+    """A bot failed one decision; `kind` names the fault as replays and tables show it."""
+
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(f"{kind}: {detail}")
+        self.kind = kind
+        self.detail = detail
+
+
+class Decision:
+    """One decision put to one seat: its kind and legal actions, and its view on demand.
+
+    The view is what `game.observe` builds for the seat (TRIX.md T-8). It is built the
+    first time a player reads it, so players that need only the legal actions (the
+    built-in random bot) do not pay for it. The referee invalidates the decision once
+    the player has answered; a player cannot read the state through it afterwards.
+    """
+
+    __slots__ = ("seat", "kind", "legal", "_game", "_state", "_view")
+
+    def __init__(self, game: Game, state: GameState, seat: int) -> None:
+        self.seat = seat
+        self.kind: str = state.kind
+        self.legal: tuple[Action, ...] = state.legal
+        self._game: Game | None = game
+        self._state: GameState | None = state
+        self._view: Any = None
+
+    @property
+    def view(self) -> Any:
+        if self._view is None:
+            if self._state is None or self._game is None:
+                raise ArenaError("a decision's view is only available while it is open")
+            self._view = self._game.observe(self._state, self.seat)
+        return self._view
+
+    def close(self) -> None:
+        self._state = None
+        self._game = None
+
+
+@dataclass(frozen=True)
+class GameStart:
+    """What every seat is told before a game (all of it public)."""
+
+    game: str
+    seat: int
+    seed: str  # the game seed, which a bot may use for its own randomness
+    options: Mapping[str, Any]
+    players: tuple[str, ...]
+
+
+class Player(Protocol):
+    """A seat at the table. In-process bots and gRPC bots both implement this."""
+
+    name: str
+    wants_notices: bool  # whether end_deal / end_game notices are worth building
+
+    def start_game(self, start: GameStart) -> None: ...
+
+    def act(self, decision: Decision) -> Action:
+        """Return one of `decision.legal`; raise BotFault when the bot failed."""
+
+    def end_deal(self, seat: int, deal: Mapping[str, Any]) -> None: ...
+
+    def end_game(self, seat: int, replay: Mapping[str, Any]) -> None: ...
+
+
+@dataclass
+class Fault:
+    seat: int
+    deal: int
+    kind: str
+    detail: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "deal": self.deal, "kind": self.kind, "detail": self.detail}
+
+
+@dataclass
+class RefereeSettings:
+    """How the referee treats players.
+
+    ask_forced: ask a bot even when it has exactly one legal action. Off by default:
+    a forced move (the last contract is never asked at all, T-2.5; a pass in Trix; a
+    single card of the suit led) is played by the referee, so no time is spent on a
+    round trip whose answer is known. `arena check-bot` turns it on so that every kind
+    of decision reaches the bot under test.
+    max_faults: after this many faults in one game, a bot's remaining decisions are all
+    fallback moves (recorded with "auto": "max-faults").
+    """
+
+    ask_forced: bool = False
+    max_faults: int = 5
+
+
+@dataclass
+class GameResult:
+    replay: dict[str, Any]
+    faults: list[Fault] = field(default_factory=list)
+    decisions: int = 0  # engine decisions, forced ones included (not the automatic contract)
+
+    @property
+    def totals(self) -> list[int]:
+        return self.replay["totals"]
+
+    @property
+    def ranks(self) -> list[int]:
+        return self.replay["ranks"]
+
+
+def play_game(
+    game: Game,
+    players: Sequence[Player],
+    seed: str,
+    options: Any,
+    settings: RefereeSettings | None = None,
+    names: Sequence[str] | None = None,
+) -> GameResult:
+    """Play one full game and return its replay; no player behaviour can stop it."""
+    settings = settings or RefereeSettings()
+    if len(players) != game.seats:
+        raise ArenaError(f"{game.name} needs {game.seats} players, got {len(players)}")
+    names = tuple(names or (p.name for p in players))
+    options_dict = game.options_dict(options)
+    for seat, player in enumerate(players):
+        player.start_game(GameStart(game.name, seat, seed, options_dict, names))
+    state = game.new_game(seed, options)
+    notify = [p for p in players if p.wants_notices]
+    auto: dict[tuple[int, int], str] = {}  # (deal index, event index) -> fault kind
+    faults: list[Fault] = []
+    fault_counts = [0] * game.seats
+    ask_forced = settings.ask_forced
+    max_faults = settings.max_faults
+    apply = game.apply_legal  # every action below is checked against `legal` first
+    decisions = 0
+    while state.to_move >= 0:
+        decisions += 1
+        seat = state.to_move
+        deal_index = state.deal_index
+        legal = state.legal
+        if len(legal) == 1 and not ask_forced:
+            apply(state, legal[0])
+        elif fault_counts[seat] >= max_faults:
+            auto[deal_index, len(state.events)] = "max-faults"
+            apply(state, legal[0])
+        else:
+            decision = Decision(game, state, seat)
+            try:
+                action = players[seat].act(decision)
+                if action not in legal:
+                    shown = _describe(game, action)
+                    raise BotFault(
+                        "illegal",
+                        f"answered {shown}, which is not legal for this {state.kind} decision; "
+                        f"legal were: {', '.join(_describe(game, a) for a in legal)}",
+                    )
+            except BotFault as fault:
+                fault_counts[seat] += 1
+                faults.append(Fault(seat, deal_index + 1, fault.kind, fault.detail))
+                auto[deal_index, len(state.events)] = fault.kind
+                action = legal[0]
+            finally:
+                decision.close()
+            apply(state, action)
+        if notify and state.deal_index != deal_index:
+            _notify_deal_end(game, state, notify, players, deal_index)
+    replay = build_replay(game, state, seed, options, names, auto, faults)
+    for seat, player in enumerate(players):
+        if player.wants_notices:
+            player.end_game(seat, replay)
+    return GameResult(replay, faults, decisions)
+
+
+def _describe(game: Game, action: Any) -> str:
+    try:
+        return game.describe_action(action)
+    except Exception:  # a bot's answer can be anything at all
+        return repr(action)[:80]
+
+
+def _notify_deal_end(
+    game: Game,
+    state: GameState,
+    notify: list[Player],
+    players: Sequence[Player],
+    deal_index: int,
+) -> None:
+    """T-8.2: at the end of a deal the hands as dealt are revealed to all."""
+    record = game.deal_records(state)[deal_index]
+    for seat, player in enumerate(players):
+        if player in notify:
+            player.end_deal(seat, record)
+
+
+def build_replay(
+    game: Game,
+    state: GameState,
+    seed: str,
+    options: Any,
+    names: Sequence[str],
+    auto: Mapping[tuple[int, int], str],
+    faults: Sequence[Fault],
+) -> dict[str, Any]:
+    """The `arena-replay/1` document of a finished game."""
+    deals = game.deal_records(state)
+    for (deal_index, event_index), kind in auto.items():
+        deals[deal_index]["events"][event_index]["auto"] = kind
+    totals, ranks = game.result(state)
+    return {
+        "format": REPLAY_FORMAT,
+        "game": game.name,
+        "options": game.options_dict(options),
+        "seed": seed,
+        "players": list(names),
+        "deals": deals,
+        "totals": totals,
+        "ranks": ranks,
+        "faults": [f.as_dict() for f in faults],
+    }
