@@ -69,20 +69,42 @@ def mask_of(cards: Iterable[Card]) -> CardSet:
     return mask
 
 
+def _suit_tables() -> tuple[list[tuple[Card, ...]], ...]:
+    """For each suit, the cards of every 13-bit rank mask, low to high (built once)."""
+    tables = []
+    for suit in range(4):
+        base = 13 * suit
+        table: list[tuple[Card, ...]] = [()]
+        for m in range(1, 1 << 13):
+            high = m.bit_length() - 1
+            table.append(table[m ^ (1 << high)] + (base + high,))
+        tables.append(table)
+    return tuple(tables)
+
+
+SUIT_TABLES = _suit_tables()
+_CLUBS_T, _DIAMONDS_T, _HEARTS_T, _SPADES_T = SUIT_TABLES
+
+
+def cards_of(mask: CardSet) -> tuple[Card, ...]:
+    """The cards of `mask`, low to high (the documented order of legal actions).
+
+    Four table look-ups instead of a bit loop: this is the engine's hottest helper.
+    """
+    return (
+        _CLUBS_T[mask & 0x1FFF]
+        + _DIAMONDS_T[mask >> 13 & 0x1FFF]
+        + _HEARTS_T[mask >> 26 & 0x1FFF]
+        + _SPADES_T[mask >> 39 & 0x1FFF]
+    )
+
+
 def iter_cards(mask: CardSet) -> Iterator[Card]:
-    """The cards of `mask`, lowest first (the documented order of legal actions)."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
-def cards_of(mask: CardSet) -> list[Card]:
-    return list(iter_cards(mask))
+    return iter(cards_of(mask))
 
 
 def codes_of(mask: CardSet) -> list[str]:
-    return [CARD_CODES[c] for c in iter_cards(mask)]
+    return list(map(CARD_CODES.__getitem__, cards_of(mask)))
 
 
 def parse_cards(codes: Iterable[str]) -> CardSet:
@@ -97,14 +119,18 @@ def shuffled_deck(game: str, seed: str, deal_index: int, size: int) -> list[int]
     """A deal's shuffle: a pure function of (game, seed, deal index), the same everywhere.
 
     TRIX.md T-2.2 and TRIANON.md N-2.1 make each deal's shuffle depend only on the game
-    seed and the deal's index, so every rotation of a match sees the same hands. The
-    positions 0..size-1 are sorted by 64-bit keys: key i is bytes 8i..8i+7 (big-endian)
-    of SHAKE-256 over the UTF-8 text `"{game}/{seed}/{deal_index}"`, ties by position.
-    Any language with SHAKE-256 can re-derive a deal; it is also fast (a few us).
+    seed and the deal's index, so every rotation of a match sees the same hands.
+    Definition, so that any language can re-derive a deal: take SHAKE-256 of the UTF-8
+    text `"{game}/{seed}/{deal_index}"`, 4 bytes per position; position i's key is the
+    top 24 bits of bytes 4i..4i+3 read big-endian; the deck is the positions 0..size-1
+    sorted by (key, position). Two equal 24-bit keys among 52 happen about once in
+    12,000 deals and then only order those two cards by position.
     """
-    digest = hashlib.shake_256(f"{game}/{seed}/{deal_index}".encode()).digest(8 * size)
-    keys = struct.unpack(f">{size}Q", digest)
-    return sorted(range(size), key=keys.__getitem__)  # stable: ties keep position order
+    # Each 4-byte group becomes (key << 8 | position): the sort is then one C call.
+    keyed = bytearray(hashlib.shake_256(f"{game}/{seed}/{deal_index}".encode()).digest(4 * size))
+    keyed[3::4] = bytes(range(size))
+    fmt = f">{size}I"
+    return list(struct.pack(fmt, *sorted(struct.unpack(fmt, keyed)))[3::4])
 
 
 def seeded_rng(*parts: object) -> random.Random:

@@ -33,31 +33,39 @@ class Decision:
 
     The view is what `game.observe` builds for the seat (TRIX.md T-8). It is built the
     first time a player reads it, so players that need only the legal actions (the
-    built-in random bot) do not pay for it. The referee invalidates the decision once
-    the player has answered; a player cannot read the state through it afterwards.
+    built-in random bot) do not pay for it. The referee closes the decision once the
+    player has answered (its view can no longer be built) and re-opens the same object
+    for the seat's next decision: a player must not keep it.
     """
 
     __slots__ = ("seat", "kind", "legal", "_game", "_state", "_view")
 
-    def __init__(self, game: Game, state: GameState, seat: int) -> None:
+    def __init__(self, game: Game, seat: int) -> None:
         self.seat = seat
-        self.kind: str = state.kind
-        self.legal: tuple[Action, ...] = state.legal
-        self._game: Game | None = game
-        self._state: GameState | None = state
+        self.kind = ""
+        self.legal: tuple[Action, ...] = ()
+        self._game = game
+        self._state: GameState | None = None
         self._view: Any = None
+
+    def open(self, state: GameState) -> Decision:
+        """Re-use this object for the seat's next decision (one allocation per game)."""
+        self.kind = state.kind
+        self.legal = state.legal
+        self._state = state
+        self._view = None
+        return self
 
     @property
     def view(self) -> Any:
         if self._view is None:
-            if self._state is None or self._game is None:
+            if self._state is None:
                 raise ArenaError("a decision's view is only available while it is open")
             self._view = self._game.observe(self._state, self.seat)
         return self._view
 
     def close(self) -> None:
         self._state = None
-        self._game = None
 
 
 @dataclass(frozen=True)
@@ -155,6 +163,8 @@ def play_game(
     max_faults = settings.max_faults
     apply = game.apply_legal  # every action below is checked against `legal` first
     decisions = 0
+    decisions_by_seat = [Decision(game, seat) for seat in range(game.seats)]
+    acts = [player.act for player in players]
     while state.to_move >= 0:
         decisions += 1
         seat = state.to_move
@@ -166,9 +176,13 @@ def play_game(
             auto[deal_index, len(state.events)] = "max-faults"
             apply(state, legal[0])
         else:
-            decision = Decision(game, state, seat)
+            decision = decisions_by_seat[seat]  # Decision.open, inlined: the hot loop
+            decision.kind = state.kind
+            decision.legal = legal
+            decision._state = state
+            decision._view = None
             try:
-                action = players[seat].act(decision)
+                action = acts[seat](decision)
                 if action not in legal:
                     shown = _describe(game, action)
                     raise BotFault(
@@ -176,13 +190,13 @@ def play_game(
                         f"answered {shown}, which is not legal for this {state.kind} decision; "
                         f"legal were: {', '.join(_describe(game, a) for a in legal)}",
                     )
-            except BotFault as fault:
+            except Exception as error:  # a bot can do anything; the referee goes on
+                fault = error if isinstance(error, BotFault) else _crash_fault(error)
                 fault_counts[seat] += 1
                 faults.append(Fault(seat, deal_index + 1, fault.kind, fault.detail))
                 auto[deal_index, len(state.events)] = fault.kind
                 action = legal[0]
-            finally:
-                decision.close()
+            decision._state = None  # closed: the view can no longer be built
             apply(state, action)
         if notify and state.deal_index != deal_index:
             _notify_deal_end(game, state, notify, players, deal_index)
@@ -191,6 +205,11 @@ def play_game(
         if player.wants_notices:
             player.end_game(seat, replay)
     return GameResult(replay, faults, decisions)
+
+
+def _crash_fault(error: Exception) -> BotFault:
+    """An in-process bot that raised: its error becomes a `crash` fault."""
+    return BotFault("crash", f"the bot raised {type(error).__name__}: {error}"[:500])
 
 
 def _describe(game: Game, action: Any) -> str:
@@ -226,7 +245,8 @@ def build_replay(
     """The `arena-replay/1` document of a finished game."""
     deals = game.deal_records(state)
     for (deal_index, event_index), kind in auto.items():
-        deals[deal_index]["events"][event_index]["auto"] = kind
+        events = deals[deal_index]["events"]
+        events[event_index] = {**events[event_index], "auto": kind}  # events may be shared
     totals, ranks = game.result(state)
     return {
         "format": REPLAY_FORMAT,

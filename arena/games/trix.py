@@ -28,8 +28,10 @@ from arena.cards import (
     KING,
     QUEEN,
     SUIT_MASK,
+    SUIT_TABLES,
     Card,
     CardSet,
+    cards_of,
     codes_of,
     make_card,
     parse_card,
@@ -77,6 +79,7 @@ KIND_CONTRACT, KIND_EXPOSE, KIND_PLAY, KIND_PASS, KIND_OVER = (
 
 _PHASE_TRICKS, _PHASE_TRIX = 0, 1
 _CARD_BIT = tuple(1 << c for c in range(52))
+_NEXT_SEAT = (1, 2, 3, 0)  # T-1.2
 
 
 def _row_next(card: Card) -> CardSet:
@@ -246,31 +249,7 @@ def deal_hands(seed: str, deal_index: int) -> tuple[CardSet, ...]:
     return tuple(sum(map(bit, deck[13 * s : 13 * s + 13])) for s in range(SEATS))
 
 
-def _suit_tables() -> tuple[list[tuple[Card, ...]], ...]:
-    """For each suit, the cards of every 13-bit rank mask, low to high (built once)."""
-    tables = []
-    for suit in range(4):
-        base = 13 * suit
-        table: list[tuple[Card, ...]] = [()]
-        for m in range(1, 1 << 13):
-            high = m.bit_length() - 1
-            table.append(table[m ^ (1 << high)] + (base + high,))
-        tables.append(table)
-    return tuple(tables)
-
-
-_SUIT_TABLES = _suit_tables()
-_CLUBS_T, _DIAMONDS_T, _HEARTS_T, _SPADES_T = _SUIT_TABLES
-
-
-def _bits(mask: CardSet) -> tuple[Card, ...]:
-    """The cards of `mask`, low to high, by table look-up (the engine's hottest helper)."""
-    return (
-        _CLUBS_T[mask & 0x1FFF]
-        + _DIAMONDS_T[mask >> 13 & 0x1FFF]
-        + _HEARTS_T[mask >> 26 & 0x1FFF]
-        + _SPADES_T[mask >> 39 & 0x1FFF]
-    )
+_bits = cards_of
 
 
 def _subsets(mask: CardSet) -> list[CardSet]:
@@ -283,22 +262,51 @@ def _subsets(mask: CardSet) -> list[CardSet]:
 
 
 def new_game(seed: str, options: TrixOptions | None = None) -> TrixState:
+    """A game at its first decision, fully determined by (seed, options) (T-2.2)."""
     state = TrixState(str(seed), options or TrixOptions())
     _start_deal(state)
     return state
 
 
-def _start_deal(state: TrixState) -> None:
+def new_deal(
+    hands: tuple[CardSet, ...] | list[CardSet],
+    king: int,
+    options: TrixOptions | None = None,
+    contracts_left: int = ALL_CONTRACTS,
+) -> TrixState:
+    """A one-deal game from given hands with a given King (tests, puzzles, analysis).
+
+    The King chooses among `contracts_left` (a mask over CONTRACTS); the game ends
+    after this deal (and any tie-break deals, which are dealt from the seed as usual).
+    """
+    hands = tuple(hands)
+    if len(hands) != SEATS or sum(h.bit_count() for h in hands) != 52:
+        raise ConfigError("new_deal needs four hands that together hold the 52 cards")
+    if (
+        any(h.bit_count() != 13 for h in hands)
+        or (hands[0] | hands[1] | hands[2] | hands[3]) != FULL_DECK
+    ):
+        raise ConfigError("new_deal needs four disjoint hands of 13 cards")
+    state = TrixState("custom", options or TrixOptions())
+    state.deal_count = 1
+    state.first_king = king
+    state.contracts_left = contracts_left
+    _start_deal(state, hands)
+    return state
+
+
+def _start_deal(state: TrixState, hands: tuple[CardSet, ...] | None = None) -> None:
     i = state.deal_index
-    hands = deal_hands(state.seed, i)
+    if hands is None:
+        hands = deal_hands(state.seed, i)
     state.dealt = hands
     state.hands = list(hands)
-    if i == 0:  # T-2.3
+    if i == 0 and state.first_king < 0:  # T-2.3
         bit = 1 << parse_card(state.options.first_king_card)
         state.first_king = next(s for s in range(SEATS) if hands[s] & bit)
     if i < state.deal_count:  # T-2.4: kingdoms pass in turn order
         king = (state.first_king + i // DEALS_PER_KINGDOM) % SEATS
-        if i % DEALS_PER_KINGDOM == 0:
+        if i % DEALS_PER_KINGDOM == 0 and i > 0:  # deal 0 starts from the state's own
             state.contracts_left = ALL_CONTRACTS
     else:  # T-7.3: extra King of Hearts deals
         king = (state.first_king + state.tiebreak_deals) % SEATS
@@ -410,20 +418,21 @@ def apply_legal(state: TrixState, action: Action) -> None:
         bit = _CARD_BIT[action]
         state.hands[seat] ^= bit
         state.events.append((seat, action))
-        if state.phase != _PHASE_TRICKS:
+        if state.phase:  # _PHASE_TRIX
             _play_to_row(state, seat, action, bit)
             return
         # The hot path of the whole arena: a card added to a trick that is not yet full.
         trick = state.trick
         trick.append((seat, action))
-        if len(trick) < SEATS:
-            if len(trick) == 1:
+        played = len(trick)
+        if played < SEATS:
+            if played == 1:
                 state.led = action // 13
-            nxt = state.to_move = (seat + 1) % SEATS
+            nxt = state.to_move = _NEXT_SEAT[seat]
             hand = state.hands[nxt]
             led = state.led
             follow = hand & SUIT_MASK[led]  # T-3.2
-            state.legal = _SUIT_TABLES[led][follow >> 13 * led] if follow else _bits(hand)
+            state.legal = SUIT_TABLES[led][follow >> 13 * led] if follow else _bits(hand)
             return
         _complete_trick(state, trick)
     elif action == PASS:  # T-6.4
@@ -666,9 +675,18 @@ def options_dict(options: TrixOptions) -> dict[str, Any]:
     return dict(options.__dict__)
 
 
+# Play events are made once and shared by every replay: most events are plays, and a
+# replay is built for every game. Replay event dicts must therefore never be mutated;
+# the referee copies an event before it marks it (`"auto"`).
+_PLAY_EVENTS = tuple(
+    tuple({"seat": seat, "type": "play", "card": CARD_CODES[c]} for c in range(52))
+    for seat in range(SEATS)
+)
+
+
 def _event_dict(seat: int, action: Action) -> Event:
-    if action < 52:  # most events are plays: build them directly
-        return {"seat": seat, "type": "play", "card": CARD_CODES[action]}
+    if action < 52:
+        return _PLAY_EVENTS[seat][action]
     return {"seat": seat, **action_event(action)}
 
 
@@ -679,7 +697,7 @@ def deal_records(state: TrixState) -> list[dict[str, Any]]:
             "number": r["number"],
             "king": r["king"],
             "hands": [codes_of(h) for h in r["hands"]],
-            "events": [_event_dict(s, a) for s, a in r["events"]],
+            "events": [_PLAY_EVENTS[s][a] if a < 52 else _event_dict(s, a) for s, a in r["events"]],
             "scores": list(r["scores"]) if r["scores"] is not None else None,
         }
         for r in state.records
@@ -697,6 +715,7 @@ class Trix:
     parse_options = staticmethod(parse_options)
     options_dict = staticmethod(options_dict)
     new_game = staticmethod(new_game)
+    new_deal = staticmethod(new_deal)
     apply = staticmethod(apply)
     apply_legal = staticmethod(apply_legal)
     observe = staticmethod(observe)
