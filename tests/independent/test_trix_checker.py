@@ -25,7 +25,7 @@ from . import trix_checker as tc
 def _deal_hands(rng: random.Random) -> list[list[str]]:
     deck = list(tc.DECK)
     rng.shuffle(deck)
-    return [sorted(deck[13 * seat:13 * seat + 13]) for seat in range(4)]
+    return [sorted(deck[13 * seat : 13 * seat + 13]) for seat in range(4)]
 
 
 def _play_deal(rng, number, king, contract, hands, doubling):
@@ -78,12 +78,18 @@ def _play_deal(rng, number, king, contract, hands, doubling):
     return {"number": number, "king": king, "hands": hands, "events": events, "scores": scores}
 
 
-def make_game(seed, kingdoms=1, doubling=True, partners=False, tiebreak="none",
-              first_king_card="7H"):
+def make_game(
+    seed, kingdoms=1, doubling=True, partners=False, tiebreak="none", first_king_card="7H"
+):
     """A whole valid replay of random legal play."""
     rng = random.Random(seed)
-    options = {"doubling": doubling, "kingdoms": kingdoms, "tiebreak": tiebreak,
-               "first_king_card": first_king_card, "partners": partners}
+    options = {
+        "doubling": doubling,
+        "kingdoms": kingdoms,
+        "tiebreak": tiebreak,
+        "first_king_card": first_king_card,
+        "partners": partners,
+    }
     deals = []
     first_hands = _deal_hands(rng)
     first_king = next(s for s in range(4) if first_king_card in first_hands[s])
@@ -100,14 +106,21 @@ def make_game(seed, kingdoms=1, doubling=True, partners=False, tiebreak="none",
     extra = 0
     while tiebreak == "king-of-hearts" and extra < 4 and tc.tied_for_first(totals, partners):
         king = (first_king + extra) % 4
-        deal = _play_deal(rng, len(deals) + 1, king, tc.KING_OF_HEARTS, _deal_hands(rng),
-                          doubling)
+        deal = _play_deal(rng, len(deals) + 1, king, tc.KING_OF_HEARTS, _deal_hands(rng), doubling)
         deals.append(deal)
         totals = [t + s for t, s in zip(totals, deal["scores"], strict=True)]
         extra += 1
-    return {"format": "arena-replay/1", "game": "trix", "options": options,
-            "seed": str(seed), "players": ["a", "b", "c", "d"], "deals": deals,
-            "totals": totals, "ranks": tc.compute_ranks(totals, partners), "faults": []}
+    return {
+        "format": "arena-replay/1",
+        "game": "trix",
+        "options": options,
+        "seed": str(seed),
+        "players": ["a", "b", "c", "d"],
+        "deals": deals,
+        "totals": totals,
+        "ranks": tc.compute_ranks(totals, partners),
+        "faults": [],
+    }
 
 
 @pytest.fixture(scope="module")
@@ -175,11 +188,14 @@ def test_worked_checks_w1_to_w4():
     assert tc.score_trick_deal(tc.QUEENS, taken, [0, 0, 0, 2], {"QS": 1}) == [0, 25, 0, -100]
     # W-2: KH exposed and taken by seat 2.
     taken = [[], [], ["KH", "2H", "3H", "4H"], []]
-    assert tc.score_trick_deal(tc.KING_OF_HEARTS, taken, [0, 0, 1, 0], {"KH": 2}) == [
-        0, 0, -150, 0]
+    assert tc.score_trick_deal(tc.KING_OF_HEARTS, taken, [0, 0, 1, 0], {"KH": 2}) == [0, 0, -150, 0]
     # W-3: No Tricks, 5 and 8 tricks.
     assert tc.score_trick_deal(tc.NO_TRICKS, [[], [], [], []], [5, 8, 0, 0], {}) == [
-        -75, -120, 0, 0]
+        -75,
+        -120,
+        0,
+        0,
+    ]
     # W-4: Trix, out in order 2, 0, 3.
     assert tc.score_trix_deal([2, 0, 3]) == [150, 50, 200, 100]
 
@@ -189,7 +205,11 @@ def test_diamonds_and_plain_kh():
     assert tc.score_trick_deal(tc.DIAMONDS, taken, [1, 1, 0, 0], {}) == [-20, 0, 0, 0]
     assert tc.score_trick_deal(tc.KING_OF_HEARTS, taken, [1, 1, 0, 0], {}) == [0, -75, 0, 0]
     assert tc.score_trick_deal(tc.KING_OF_HEARTS, taken, [1, 1, 0, 0], {"KH": 3}) == [
-        0, -150, 0, 75]
+        0,
+        -150,
+        0,
+        75,
+    ]
 
 
 def test_ranks():
@@ -240,8 +260,9 @@ def test_not_following_suit_is_caught(game):
         led = plays[n - n % 4][1]["card"][1]
         if event["card"][1] != led:
             continue  # this seat could not follow suit anyway
-        later = [(j, e) for j, e in plays[n + 1:]
-                 if e["seat"] == event["seat"] and e["card"][1] != led]
+        later = [
+            (j, e) for j, e in plays[n + 1 :] if e["seat"] == event["seat"] and e["card"][1] != led
+        ]
         if later:
             j, other = later[0]
             event["card"], other["card"] = other["card"], event["card"]
@@ -258,8 +279,9 @@ def test_heart_lead_in_king_of_hearts_is_caught(game):
         i, lead = plays[n]
         if lead["card"][1] == "H":
             continue
-        hearts_later = [e for _, e in plays[n + 1:]
-                        if e["seat"] == lead["seat"] and e["card"][1] == "H"]
+        hearts_later = [
+            e for _, e in plays[n + 1 :] if e["seat"] == lead["seat"] and e["card"][1] == "H"
+        ]
         if hearts_later:
             lead["card"], hearts_later[0]["card"] = hearts_later[0]["card"], lead["card"]
             _assert_caught(replay, f"deal {index + 1} event {i}:", "(T-3.4)")
@@ -542,7 +564,10 @@ def test_command_line_as_module(tmp_path, game):
     root = Path(__file__).resolve().parents[2]
     result = subprocess.run(
         [sys.executable, "-m", "tests.independent.trix_checker", str(path)],
-        cwd=root, capture_output=True, text=True, check=False,
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "1 replays checked, 0 disagreements" in result.stdout

@@ -58,8 +58,7 @@ DEFAULT_OPTIONS = {  # T-9
     "partners": False,
 }
 
-REPLAY_KEYS = {"format", "game", "options", "seed", "players", "deals", "totals", "ranks",
-               "faults"}
+REPLAY_KEYS = {"format", "game", "options", "seed", "players", "deals", "totals", "ranks", "faults"}
 DEAL_KEYS = {"number", "king", "hands", "events", "scores"}
 EVENT_KEYS = {  # keys besides "seat", "type" (and the optional "auto")
     "contract": {"contract"},
@@ -564,8 +563,9 @@ def check_replay(replay: dict) -> list[str]:
     if not isinstance(replay.get("seed"), str):
         errors.append("seed must be a string")
     players = replay.get("players")
-    if not (isinstance(players, list) and len(players) == 4
-            and all(isinstance(p, str) for p in players)):
+    if not (
+        isinstance(players, list) and len(players) == 4 and all(isinstance(p, str) for p in players)
+    ):
         errors.append("players must be a list of 4 names (T-1.1)")
     options = _read_options(replay.get("options"), errors)
     _check_faults(replay.get("faults"), errors)
@@ -606,8 +606,10 @@ def check_replay(replay: dict) -> list[str]:
     expected = compute_ranks(sums, options["partners"])
     if ranks != expected:
         how = "team totals" if options["partners"] else "totals"
-        errors.append(f"ranks are {ranks}, but {how} from the deals {sums} give {expected} "
-                      f"(T-7.2{', T-9 partners' if options['partners'] else ''})")
+        errors.append(
+            f"ranks are {ranks}, but {how} from the deals {sums} give {expected} "
+            f"(T-7.2{', T-9 partners' if options['partners'] else ''})"
+        )
     return errors
 
 
@@ -650,8 +652,10 @@ def _check_deal(number, deal, position, regular, first_king, used, options, erro
     if king is None:
         king = deal.get("king")  # cannot know better; use the record
     elif deal.get("king") != king:
-        errors.append(f"{where}: King is recorded as {deal.get('king')!r}, "
-                      f"but should be seat {king} ({king_rule})")
+        errors.append(
+            f"{where}: King is recorded as {deal.get('king')!r}, "
+            f"but should be seat {king} ({king_rule})"
+        )
 
     scores = deal.get("scores")
     if not _is_score_list(scores):
@@ -667,16 +671,19 @@ def _check_deal(number, deal, position, regular, first_king, used, options, erro
         errors.append(f"{where}: play not checked")
         return scores
 
-    replay = _DealReplay(number, king, deal["hands"], events, allowed, options["doubling"],
-                         tiebreak_deal)
+    replay = _DealReplay(
+        number, king, deal["hands"], events, allowed, options["doubling"], tiebreak_deal
+    )
     replay.run()
     errors.extend(replay.errors)
     if replay.contract is not None and not tiebreak_deal:
         used[position // 5].add(replay.contract)
     if replay.scores is not None and scores is not None and replay.scores != scores:
         rule = "T-6.6" if replay.contract == TRIX else "T-4, T-5.3, T-5.4"
-        errors.append(f"{where}: scores are {scores}, but the {replay.contract} deal "
-                      f"as played scores {replay.scores} ({rule})")
+        errors.append(
+            f"{where}: scores are {scores}, but the {replay.contract} deal "
+            f"as played scores {replay.scores} ({rule})"
+        )
     return scores
 
 
@@ -686,25 +693,33 @@ def _check_tiebreak(deal_scores, regular, options, errors) -> None:
     present = len(deal_scores) - regular
     if options["tiebreak"] != KING_OF_HEARTS:
         if present:
-            errors.append(f"deal {regular + 1}: {present} deal(s) beyond the {regular} regular "
-                          f"deals, but the tiebreak option is {options['tiebreak']!r} (T-7.3)")
+            errors.append(
+                f"deal {regular + 1}: {present} deal(s) beyond the {regular} regular "
+                f"deals, but the tiebreak option is {options['tiebreak']!r} (T-7.3)"
+            )
         return
     running = [sum(scores[seat] for scores in deal_scores[:regular]) for seat in range(4)]
     required = 0
     while required < MAX_TIEBREAK_DEALS and tied_for_first(running, options["partners"]):
         if required >= present:
-            errors.append(f"the highest total is shared after deal {regular + required} "
-                          f"({running}), but tie-break deal {regular + required + 1} is "
-                          f"missing (T-7.3)")
+            errors.append(
+                f"the highest total is shared after deal {regular + required} "
+                f"({running}), but tie-break deal {regular + required + 1} is "
+                f"missing (T-7.3)"
+            )
             return
         scores = deal_scores[regular + required]
         running = [running[seat] + scores[seat] for seat in range(4)]
         required += 1
     if present > required:
-        why = ("at most 4 are played" if required == MAX_TIEBREAK_DEALS
-               else f"no tie for first remains after deal {regular + required}")
-        errors.append(f"deal {regular + required + 1}: an extra deal is recorded, but {why} "
-                      f"(T-7.3)")
+        why = (
+            "at most 4 are played"
+            if required == MAX_TIEBREAK_DEALS
+            else f"no tie for first remains after deal {regular + required}"
+        )
+        errors.append(
+            f"deal {regular + required + 1}: an extra deal is recorded, but {why} (T-7.3)"
+        )
 
 
 # ------------------------------------------------------------------ command line
