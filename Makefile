@@ -4,7 +4,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench clean proto
+
+# The generated gRPC code in arena/v1/ comes from protos/ by this one command;
+# tests/test_proto_sync.py fails when the two disagree.
+PROTO_CMD = $(BIN)/python -m grpc_tools.protoc -I protos --python_out=. --pyi_out=. --grpc_python_out=. protos/arena/v1/bot.proto
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,3 +33,6 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
+
+proto: $(STAMP)
+	$(PROTO_CMD)

@@ -1,0 +1,205 @@
+"""Write a bot in a few lines: subclass `Bot`, answer `act`, call `serve`.
+
+    from arena.sdk import Bot, serve
+
+    class Lowest(Bot):
+        name = "lowest"
+
+        def act(self, turn):
+            return turn.legal[0]          # one of the legal actions, by value
+
+    if __name__ == "__main__":
+        serve(Lowest())
+
+`serve` listens where the referee says (the environment variable ARENA_BOT_ADDRESS,
+`unix:PATH` or `127.0.0.1:PORT`) and answers Hello, Decide, Play and Notify of
+protos/arena/v1/bot.proto. A bot started by the referee with `python` runs on the
+arena's own interpreter, so this import works without activating anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import signal
+import sys
+import threading
+import traceback
+from collections.abc import Iterator
+from concurrent import futures
+from functools import cached_property
+from typing import Any
+
+import grpc
+
+from arena.messages import action_dict, action_message, deal_end_dict, game_dict, observation_dict
+from arena.v1 import bot_pb2 as pb
+from arena.v1 import bot_pb2_grpc as pb_grpc
+
+PROTOCOL_VERSION = 1
+ADDRESS_VARIABLE = "ARENA_BOT_ADDRESS"
+MAX_MESSAGE_BYTES = 1 << 20
+
+
+class Turn:
+    """One decision put to the bot: what kind, the legal actions, and what it may know.
+
+    - `kind`: "contract", "expose", "play" or "pass" (Trix); "bid", "raise", "play" (Trianon).
+    - `legal`: the legal actions as dicts shaped like replay events, e.g.
+      `{"type": "play", "card": "4C"}`, in the documented order. Return one of them.
+    - `view`: the observation as a dict (hand, events, trick, contract, King, exposed
+      cards, scores, ...: see the README), built on first use.
+    - `game`: game, game_id, seat, seed, players, options.
+    - `rng`: a random source seeded from the game seed, the seat and the decision's
+      number, so a seeded bot replays identically, even without keeping state.
+    """
+
+    def __init__(self, request: pb.DecisionRequest) -> None:
+        self.request = request
+        self.kind: str = request.kind
+        self.time_ms: int = request.time_ms
+        self.time_bank_ms: int = request.time_bank_ms
+        self.decision_id: int = request.decision_id
+
+    @cached_property
+    def legal(self) -> list[dict[str, Any]]:
+        return [action_dict(a) for a in self.request.legal]
+
+    @cached_property
+    def view(self) -> dict[str, Any]:
+        return observation_dict(self.request.observation)
+
+    @cached_property
+    def game(self) -> dict[str, Any]:
+        return game_dict(self.request.game)
+
+    @cached_property
+    def rng(self) -> random.Random:
+        info = self.request.game
+        text = f"{info.seed}/{info.seat}/{self.decision_id}".encode()
+        return random.Random(int.from_bytes(hashlib.sha256(text).digest()[:8], "big"))
+
+    def answer(self, choice: Any) -> pb.Action:
+        """The bot's choice as an Action message: a legal dict, an index, or a card code."""
+        if isinstance(choice, pb.Action):
+            return choice
+        if isinstance(choice, int) and not isinstance(choice, bool):
+            return self.request.legal[choice]
+        if isinstance(choice, str):  # a card code, for plays
+            return pb.Action(type="play", card=choice)
+        if isinstance(choice, dict):
+            legal = self.__dict__.get("legal")
+            if legal is not None:
+                for i, option in enumerate(legal):
+                    if option is choice:
+                        return self.request.legal[i]
+            return action_message(choice)
+        raise TypeError(f"act() must return one of turn.legal, not {type(choice).__name__}")
+
+
+class Bot:
+    """Subclass and override `act`. The class attributes name the bot in tables."""
+
+    name = "bot"
+    version = "1.0"
+    games: tuple[str, ...] = ("trix",)  # the games this bot can play
+
+    def act(self, turn: Turn) -> Any:
+        """Return one of `turn.legal` (a dict), its index, or a card code for a play."""
+        raise NotImplementedError
+
+    def on_deal_end(self, deal: dict[str, Any], game: dict[str, Any]) -> None:
+        """A deal ended; `deal` holds the hands as dealt, events and scores. Optional."""
+
+    def on_game_end(self, totals: list[int], ranks: list[int], game: dict[str, Any]) -> None:
+        """A game ended. Optional."""
+
+
+class _Servicer(pb_grpc.BotServicer):
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+
+    def Hello(self, request: pb.HelloRequest, context: Any) -> pb.HelloReply:  # noqa: N802
+        bot = self.bot
+        error = ""
+        if request.protocol_version != PROTOCOL_VERSION:
+            error = (
+                f"{bot.name} speaks arena protocol {PROTOCOL_VERSION}, "
+                f"the referee {request.protocol_version}"
+            )
+        elif bot.games and request.game not in bot.games:
+            error = f"{bot.name} plays {', '.join(bot.games)}, not {request.game}"
+        return pb.HelloReply(
+            name=bot.name, version=bot.version, protocol_version=PROTOCOL_VERSION, error=error
+        )
+
+    def _decide(self, request: pb.DecisionRequest) -> pb.DecisionReply:
+        turn = Turn(request)
+        return pb.DecisionReply(
+            decision_id=request.decision_id, action=turn.answer(self.bot.act(turn))
+        )
+
+    def Decide(self, request: pb.DecisionRequest, context: Any) -> pb.DecisionReply:  # noqa: N802
+        try:
+            return self._decide(request)
+        except Exception as err:
+            traceback.print_exc()
+            context.abort(grpc.StatusCode.UNKNOWN, f"bot error: {type(err).__name__}: {err}")
+
+    def Play(self, requests: Iterator[pb.RefereeMessage], context: Any):  # noqa: N802
+        for message in requests:
+            body = message.WhichOneof("body")
+            if body == "decision":
+                try:
+                    yield self._decide(message.decision)
+                except Exception as err:
+                    traceback.print_exc()
+                    context.abort(
+                        grpc.StatusCode.UNKNOWN, f"bot error: {type(err).__name__}: {err}"
+                    )
+            else:
+                self._notice(message)
+
+    def Notify(self, request: pb.Notice, context: Any) -> pb.Ack:  # noqa: N802
+        self._notice(request)
+        return pb.Ack()
+
+    def _notice(self, message: Any) -> None:
+        try:
+            if message.HasField("deal_end"):
+                deal = message.deal_end
+                self.bot.on_deal_end(deal_end_dict(deal), game_dict(deal.game))
+            elif message.HasField("game_end"):
+                end = message.game_end
+                self.bot.on_game_end(list(end.totals), list(end.ranks), game_dict(end.game))
+        except Exception:
+            traceback.print_exc()  # a notice is for the bot's benefit only
+
+
+def serve(bot: Bot, address: str | None = None) -> None:
+    """Serve `bot` at `address` (default: $ARENA_BOT_ADDRESS) until terminated."""
+    address = address or os.environ.get(ADDRESS_VARIABLE)
+    if not address:
+        sys.exit(
+            f"{ADDRESS_VARIABLE} is not set: the referee sets it when it starts a bot. To run "
+            f"a bot by hand: {ADDRESS_VARIABLE}=127.0.0.1:50051 python my_bot.py, then "
+            "play it as grpc:127.0.0.1:50051"
+        )
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=4),
+        options=[
+            ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+            ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+            ("grpc.so_reuseport", 0),
+        ],
+    )
+    pb_grpc.add_BotServicer_to_server(_Servicer(bot), server)
+    if server.add_insecure_port(address) == 0 and not address.startswith("unix:"):
+        sys.exit(f"{bot.name}: cannot listen on {address}")
+    server.start()
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    stop.wait()
+    server.stop(grace=0.2)

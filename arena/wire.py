@@ -1,0 +1,234 @@
+"""Engine views and actions to and from `arena.v1` protobuf bytes, fast.
+
+A decision request carries the seat's whole observation, so a stateless bot can play
+from it alone; a deal's history grows to some 60 events. Building those as protobuf
+objects costs about 4 us each here, which would make the referee slower than the wire.
+So requests are assembled as bytes: protobuf's wire format lets a message be written
+as the concatenation of its fields, and each event, legal action, trick card and score
+line is encoded once and cached. What goes into a request is only ever taken from the
+view that `game.observe` built (TRIX.md T-8): this module re-encodes, it never looks at
+the state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from arena.cards import CARD_CODES, codes_of
+from arena.errors import IllegalAction
+from arena.games.base import Action, Game
+from arena.games.trix import CONTRACTS, TrixView
+from arena.messages import action_dict, action_message
+from arena.v1 import bot_pb2 as pb
+
+PROTOCOL_VERSION = 1
+
+# Field numbers from protos/arena/v1/bot.proto, for the messages built as bytes.
+_OBS_TRICK, _OBS_EVENTS, _OBS_DEAL_SCORES, _OBS_EXPOSED = 5, 4, 9, 14
+_REQ_GAME, _REQ_OBSERVATION, _REQ_LEGAL = 2, 4, 5
+_MSG_DECISION = 1
+
+ActionKey = tuple[str, str, str, tuple[str, ...], str]
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while value > 0x7F:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def field(number: int, payload: bytes) -> bytes:
+    """One length-delimited field (a sub-message, string or bytes) as wire bytes."""
+    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
+
+
+def options_text(options: Mapping[str, Any]) -> dict[str, str]:
+    """Rule options as the text map of the wire (true/false in lower case)."""
+    return {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in options.items()}
+
+
+def game_info(
+    game: str,
+    game_id: str,
+    seat: int,
+    seed: str,
+    players: Sequence[str],
+    options: Mapping[str, Any],
+) -> pb.GameInfo:
+    return pb.GameInfo(
+        game=game,
+        game_id=game_id,
+        seat=seat,
+        seed=seed,
+        players=list(players),
+        options=options_text(options),
+    )
+
+
+def game_info_bytes(info: pb.GameInfo) -> bytes:
+    """GameInfo as the `game` field of a DecisionRequest (made once per game and seat)."""
+    return field(_REQ_GAME, info.SerializeToString())
+
+
+def wrap_decision(request: bytes) -> bytes:
+    """A DecisionRequest's bytes as a RefereeMessage for the Play stream."""
+    return field(_MSG_DECISION, request)
+
+
+class WireCodec:
+    """The encodings of one game's actions and views, cached for the life of a process."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._action: dict[Action, bytes] = {}
+        self._legal: dict[Action, bytes] = {}
+        self._event: dict[tuple[int, Action], bytes] = {}
+        self._scores: dict[tuple[int, ...], bytes] = {}
+        self._observation: Callable[[Any], bytes] = OBSERVATION_FIELDS[game.name]
+
+    def action_bytes(self, action: Action) -> bytes:
+        """The serialized Action message of an engine action."""
+        encoded = self._action.get(action)
+        if encoded is None:
+            encoded = action_message(self.game.action_event(action)).SerializeToString()
+            self._action[action] = encoded
+        return encoded
+
+    def legal_bytes(self, legal: Iterable[Action]) -> bytes:
+        cache = self._legal
+        out = []
+        for action in legal:
+            encoded = cache.get(action)
+            if encoded is None:
+                encoded = cache[action] = field(_REQ_LEGAL, self.action_bytes(action))
+            out.append(encoded)
+        return b"".join(out)
+
+    def events_bytes(self, events: Iterable[tuple[int, Action]]) -> bytes:
+        """Repeated Event fields (field 4 of an Observation)."""
+        cache = self._event
+        out = []
+        for item in events:
+            encoded = cache.get(item)
+            if encoded is None:
+                seat, action = item
+                event = pb.Event(seat=seat).SerializeToString() + field(
+                    2, self.action_bytes(action)
+                )
+                encoded = cache[item] = field(_OBS_EVENTS, event)
+            out.append(encoded)
+        return b"".join(out)
+
+    def scores_bytes(self, deal_scores: Iterable[Sequence[int]]) -> bytes:
+        cache = self._scores
+        out = []
+        for scores in deal_scores:
+            key = tuple(scores)
+            encoded = cache.get(key)
+            if encoded is None:
+                encoded = cache[key] = field(
+                    _OBS_DEAL_SCORES, pb.Scores(scores=key).SerializeToString()
+                )
+            out.append(encoded)
+        return b"".join(out)
+
+    def observation_bytes(self, view: Any) -> bytes:
+        """The Observation message of a view."""
+        return (
+            self._observation(view)
+            + self.events_bytes(view.events)
+            + self.scores_bytes(view.deal_scores)
+        )
+
+    def decision_bytes(
+        self,
+        view: Any,
+        legal: Sequence[Action],
+        decision_id: int,
+        game_info: bytes,
+        time_ms: int,
+        time_bank_ms: int = 0,
+    ) -> bytes:
+        """A serialized DecisionRequest. `game_info` is `game_info_bytes(...)`, made once."""
+        head = pb.DecisionRequest(
+            decision_id=decision_id,
+            kind=view.kind,
+            time_ms=time_ms,
+            time_bank_ms=time_bank_ms,
+        ).SerializeToString()
+        return (
+            head
+            + game_info
+            + field(_REQ_OBSERVATION, self.observation_bytes(view))
+            + self.legal_bytes(legal)
+        )
+
+    def parse_answer(self, action: pb.Action) -> Action:
+        """The engine action a bot's answer names; IllegalAction if it names none."""
+        try:
+            return self.game.parse_event(action_dict(action))
+        except (IllegalAction, KeyError, TypeError, ValueError) as err:
+            raise IllegalAction(str(err)) from None
+
+    @staticmethod
+    def deal_end_message(info: pb.GameInfo, record: Mapping[str, Any]) -> pb.DealEnd:
+        """A finished deal (replay-shaped record) as a DealEnd notice (T-8.2)."""
+        message = pb.DealEnd(
+            game=info,
+            number=record["number"],
+            hands=[pb.Cards(cards=h) for h in record["hands"]],
+            scores=record["scores"] or [],
+            king=record.get("king", 0),
+            dealer=record.get("dealer", 0),
+        )
+        for event in record["events"]:
+            message.events.add(seat=event["seat"], action=action_message(event))
+        return message
+
+
+_TRICK_CARD = {
+    (seat, card): field(
+        _OBS_TRICK, pb.TrickCard(seat=seat, card=CARD_CODES[card]).SerializeToString()
+    )
+    for seat in range(4)
+    for card in range(52)
+}
+_EXPOSED: dict[int, bytes] = {}
+
+
+def _exposed_field(mask: int) -> bytes:
+    encoded = _EXPOSED.get(mask)
+    if encoded is None:
+        encoded = _EXPOSED[mask] = field(
+            _OBS_EXPOSED, pb.Cards(cards=codes_of(mask)).SerializeToString()
+        )
+    return encoded
+
+
+def _trix_observation(view: TrixView) -> bytes:
+    """The Trix fields of an Observation other than events and deal_scores, as bytes."""
+    head = pb.Observation(
+        seat=view.seat,
+        deal=view.deal,
+        hand=codes_of(view.hand),
+        cards_left=view.cards_left,
+        tricks_won=view.tricks_won,
+        totals=view.totals,
+        king=view.king,
+        first_king=view.first_king,
+        contract=CONTRACTS[view.contract] if view.contract >= 0 else "",
+        contracts_left=[CONTRACTS[c] for c in range(5) if view.contracts_left >> c & 1],
+        rows=codes_of(view.rows) if view.rows else (),
+        finished=view.finished,
+        declarer=-1,
+    ).SerializeToString()
+    trick = b"".join([_TRICK_CARD[item] for item in view.trick])
+    return head + trick + b"".join([_exposed_field(m) for m in view.exposed])
+
+
+# Per game: a view's Observation fields other than events and deal_scores, as bytes.
+OBSERVATION_FIELDS: dict[str, Callable[[Any], bytes]] = {"trix": _trix_observation}
