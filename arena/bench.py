@@ -60,3 +60,148 @@ def bench_engine(game_name: str = "trix", games: int = 300, seed: str = "bench")
             apply(state, legal[int(rand() * len(legal))])
     engine_seconds = time.perf_counter() - start
     return EngineFigures(games, decisions, seconds, engine_seconds)
+
+
+@dataclass
+class RefereeFigures:
+    games: int
+    decisions: int  # decisions asked over the wire
+    seconds: float  # wall time of the games
+    referee_seconds: float  # time inside the players' act(), summed
+    message_bytes: int
+    bare_us: float
+
+    @property
+    def decisions_per_second(self) -> float:
+        return self.decisions / self.seconds
+
+    @property
+    def seconds_per_game(self) -> float:
+        return self.seconds / self.games
+
+    @property
+    def referee_us(self) -> float:
+        """Wall time per asked decision: engine, encoding, the round trip, checking."""
+        return self.seconds / self.decisions * 1e6
+
+    @property
+    def ratio(self) -> float:
+        return self.referee_us / self.bare_us
+
+
+def serve_echo() -> None:
+    """A gRPC server that sends every message straight back (the bare round trip)."""
+    import os
+    from concurrent import futures
+
+    import grpc
+
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+    handler = grpc.method_handlers_generic_handler(
+        "arena.bench.Echo",
+        {
+            "Stream": grpc.stream_stream_rpc_method_handler(lambda requests, _ctx: requests),
+            "Unary": grpc.unary_unary_rpc_method_handler(lambda request, _ctx: request),
+        },
+    )
+    server.add_generic_rpc_handlers((handler,))
+    server.add_insecure_port(os.environ["ARENA_BOT_ADDRESS"])
+    server.start()
+    server.wait_for_termination()
+
+
+def bare_round_trip(address: str, size: int, transport: str, count: int = 2000) -> float:
+    """Mean microseconds for one message each way, the way RemotePlayer sends them."""
+    import queue
+
+    import grpc
+
+    channel = grpc.insecure_channel(address)
+    grpc.channel_ready_future(channel).result(timeout=10)
+    message = b"\x0a" * size
+    try:
+        if transport == "unary":
+            unary = channel.unary_unary("/arena.bench.Echo/Unary")
+            for _ in range(50):
+                unary(message, timeout=5)
+            start = time.perf_counter()
+            for _ in range(count):
+                unary(message, timeout=5)
+            return (time.perf_counter() - start) / count * 1e6
+        requests: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+
+        def feed():
+            while (item := requests.get()) is not None:
+                yield item
+
+        call = channel.stream_stream("/arena.bench.Echo/Stream")(feed(), timeout=600)
+        for _ in range(50):
+            requests.put(message)
+            next(call)
+        start = time.perf_counter()
+        for _ in range(count):
+            requests.put(message)
+            next(call)
+        elapsed = time.perf_counter() - start
+        requests.put(None)
+        return elapsed / count * 1e6
+    finally:
+        channel.close()
+
+
+def bench_referee(games: int = 6, transport: str = "stream") -> RefereeFigures:
+    """Four external `random_bot.py` processes play `games` full games; then the bare
+    round trip of a message of the mean request size, over the same transport."""
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    from arena.bots.process import BotProcess
+    from arena.bots.remote import RemotePlayer, RemoteSettings
+    from arena.bots.spec import started_players
+    from arena.wire import wrap_decision
+
+    bot = Path(__file__).resolve().parent.parent / "sample_bots" / "random_bot.py"
+    game = get_game("trix")
+    options = game.parse_options({})
+    logs = Path(tempfile.mkdtemp(prefix="arena-bench-"))
+    settings = RemoteSettings(transport=transport)
+    sizes: list[int] = []
+    with started_players(
+        [f"python {bot}"] * 4, "trix", game.options_dict(options), settings, logs
+    ) as players:
+        remote = [p for p in players if isinstance(p, RemotePlayer)]
+        for player in remote:  # measure the request sizes as they go out
+            codec = player._codec
+            assert codec is not None
+            original = codec.decision_bytes
+
+            def sized(*args, _original=original, **kwargs):
+                data = _original(*args, **kwargs)
+                sizes.append(len(wrap_decision(data)) if transport == "stream" else len(data))
+                return data
+
+            codec.decision_bytes = sized  # type: ignore[method-assign]
+        for i in range(2):  # warm up: connections, caches
+            play_game(game, players, f"warm-{i}", options)
+        for player in remote:
+            player.latencies.clear()
+            player.referee_seconds = 0.0
+        sizes.clear()
+        start = time.perf_counter()
+        for i in range(games):
+            play_game(game, players, f"bench-{i}", options)
+        seconds = time.perf_counter() - start
+        decisions = sum(len(p.latencies) for p in remote)
+        referee_seconds = sum(p.referee_seconds for p in remote)
+    size = int(sum(sizes) / len(sizes))
+    echo = BotProcess(
+        [sys.executable, "-c", "from arena.bench import serve_echo; serve_echo()"],
+        logs / "echo.log",
+    )
+    echo.start()
+    try:
+        bare = bare_round_trip(echo.address, size, transport)
+    finally:
+        echo.close()
+    return RefereeFigures(games, decisions, seconds, referee_seconds, size, bare)

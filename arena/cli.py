@@ -15,10 +15,12 @@ from typing import Annotated, Any
 import typer
 
 from arena import __version__
-from arena.bots.spec import make_player, unique_names
+from arena.bots.remote import RemoteSettings
+from arena.bots.spec import make_player, started_players, unique_names
 from arena.errors import ArenaError, ConfigError
 from arena.games import GAMES, get_game
-from arena.referee import play_game
+from arena.matches import play_match
+from arena.referee import RefereeSettings, play_game
 from arena.render import replay_text
 
 app = typer.Typer(
@@ -61,12 +63,53 @@ def write_replay(directory: Path, index: int, replay: dict[str, Any]) -> Path:
     return path
 
 
+def _remote_settings(
+    move_timeout: float, startup_timeout: float, time_bank: float, transport: str
+) -> RemoteSettings:
+    if transport not in ("stream", "unary"):
+        raise ConfigError(f"--transport must be stream or unary, not {transport!r}")
+    if move_timeout <= 0 or startup_timeout <= 0 or time_bank < 0:
+        raise ConfigError("timeouts must be positive (and --time-bank zero or more)")
+    return RemoteSettings(move_timeout, startup_timeout, time_bank, transport)
+
+
+MoveTimeout = Annotated[
+    float, typer.Option(help="Seconds a bot has for each decision (move_timeout).")
+]
+StartupTimeout = Annotated[
+    float, typer.Option(help="Seconds a started bot has to listen and shake hands.")
+]
+TimeBank = Annotated[
+    float, typer.Option(help="Seconds per game a bot may overrun move_timeout by, in all.")
+]
+Transport = Annotated[
+    str, typer.Option(help="stream: one Play stream per game; unary: one Decide call each.")
+]
+LogDir = Annotated[
+    Path, typer.Option(help="Folder for the started bots' logs (one file per bot and match).")
+]
+
+
 @app.command()
 def play(
-    bots: Annotated[list[str], typer.Argument(help="One bot spec per seat, e.g. builtin:random.")],
+    bots: Annotated[
+        list[str],
+        typer.Argument(
+            help="One bot spec per seat: builtin:NAME, grpc:HOST:PORT, grpc:unix:PATH, "
+            "or a command such as 'python sample_bots/random_bot.py'."
+        ),
+    ],
     game: Annotated[str, typer.Option(help=f"The game: {', '.join(GAMES)}.")] = "trix",
-    seed: Annotated[str, typer.Option(help="Seed of the run; game i plays seed SEED-i.")] = "1",
+    seed: Annotated[
+        str, typer.Option(help="Seed of the run; game (or match) i plays SEED-i.")
+    ] = "1",
     games: Annotated[int, typer.Option(min=1, help="How many games, seats fixed.")] = 1,
+    matches: Annotated[
+        int,
+        typer.Option(
+            min=0, help="Play N seat-rotated matches instead: one game per rotation, same deals."
+        ),
+    ] = 0,
     rules: Annotated[
         list[str] | None,
         typer.Option(help="A rule option KEY=VALUE (TRIX.md T-9); repeat for more."),
@@ -77,24 +120,35 @@ def play(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON object per game instead of text.")
     ] = False,
+    move_timeout: MoveTimeout = 1.0,
+    startup_timeout: StartupTimeout = 10.0,
+    time_bank: TimeBank = 0.0,
+    max_faults: Annotated[
+        int, typer.Option(min=1, help="Faults in one game after which a bot only gets fallbacks.")
+    ] = 5,
+    transport: Transport = "stream",
+    logs: LogDir = Path("arena-logs"),
 ) -> None:
-    """Play games between bots and print each game's result."""
+    """Play games (or seat-rotated matches) between bots and print the results."""
     try:
         game_obj = get_game(game)
         options = game_obj.parse_options(parse_rules(rules or []))
         if len(bots) != game_obj.seats:
             raise ConfigError(f"{game} needs {game_obj.seats} bots, one per seat; got {len(bots)}")
-        players = [make_player(spec) for spec in bots]
-        names = unique_names([p.name for p in players])
-        for index, game_seed in enumerate(game_seeds(seed, games), start=1):
-            result = play_game(game_obj, players, game_seed, options, names=names)
+        remote = _remote_settings(move_timeout, startup_timeout, time_bank, transport)
+        referee = RefereeSettings(max_faults=max_faults)
+        counter = iter(range(1, 1 << 30))
+
+        def report(result, label: str, seed_: str, names: list[str], extra: dict) -> None:
+            index = next(counter)
             path = write_replay(replays, index, result.replay) if replays else None
             if as_json:
                 typer.echo(
                     json.dumps(
                         {
                             "game": index,
-                            "seed": game_seed,
+                            **extra,
+                            "seed": seed_,
                             "players": result.replay["players"],
                             "totals": result.totals,
                             "ranks": result.ranks,
@@ -106,11 +160,77 @@ def play(
             else:
                 line = "  ".join(
                     f"{n} {t:+d} (#{r})"
-                    for n, t, r in zip(names, result.totals, result.ranks, strict=True)
+                    for n, t, r in zip(result.replay["players"], result.totals, result.ranks,
+                                       strict=True)
+                )  # fmt: skip
+                typer.echo(f"{label} seed {seed_}: {line}")
+                for fault in result.faults:
+                    typer.echo(
+                        f"  fault: {result.replay['players'][fault.seat]} deal {fault.deal} "
+                        f"{fault.kind}: {fault.detail}"
+                    )
+
+        if matches:
+            sums: dict[str, int] = {}
+            played = 0
+            for m, match_seed in enumerate(game_seeds(seed, matches), start=1):
+                with started_players(bots, game, game_obj.options_dict(options), remote, logs,
+                                     log_prefix=f"match{m}-") as players:  # fmt: skip
+                    names = unique_names([p.name for p in players])
+                    result = play_match(
+                        game_obj, players, names, match_seed, options, referee,
+                        on_game=lambda r, seating, g, m=m, s=match_seed, n=names: report(
+                            g, f"match {m} game {r + 1}", s, n, {"match": m, "rotation": r}
+                        ),
+                    )  # fmt: skip
+                totals = result.bot_totals()
+                played += len(result.games)
+                for name, total in zip(names, totals, strict=True):
+                    sums[name] = sums.get(name, 0) + total
+                if not as_json:
+                    typer.echo(
+                        f"match {m} seed {match_seed} (sum over {len(result.games)} rotations): "
+                        + "  ".join(f"{n} {t:+d}" for n, t in zip(names, totals, strict=True))
+                    )
+            if not as_json:
+                per_bot = played // game_obj.seats * game_obj.seats // len(sums) or 1
+                typer.echo(
+                    f"mean score per game over {matches} matches: "
+                    + "  ".join(f"{n} {t / per_bot:+.1f}" for n, t in sums.items())
                 )
-                typer.echo(f"game {index} seed {game_seed}: {line}")
+            return
+        with started_players(bots, game, game_obj.options_dict(options), remote, logs) as players:
+            names = unique_names([p.name for p in players])
+            for index, game_seed in enumerate(game_seeds(seed, games), start=1):
+                result = play_game(game_obj, players, game_seed, options, referee, names=names)
+                report(result, f"game {index}", game_seed, names, {})
     except ArenaError as err:
         _fail(str(err))
+    except KeyboardInterrupt:
+        _fail("interrupted; every bot process was ended")
+
+
+@app.command("check-bot")
+def check_bot_cmd(
+    bot: Annotated[str, typer.Argument(help="The bot spec to check, e.g. 'python my_bot.py'.")],
+    game: Annotated[str, typer.Option(help=f"The game: {', '.join(GAMES)}.")] = "trix",
+    move_timeout: MoveTimeout = 1.0,
+    startup_timeout: StartupTimeout = 10.0,
+    transport: Transport = "stream",
+    logs: LogDir = Path("arena-logs"),
+) -> None:
+    """Check a bot against the protocol: every contract and decision kind, latency, faults.
+
+    Exit code 0 only when the bot is clean."""
+    from arena.checkbot import check_bot
+
+    try:
+        settings = _remote_settings(move_timeout, startup_timeout, 0.0, transport)
+        report = check_bot(bot, game, settings, logs)
+    except ArenaError as err:
+        _fail(str(err))
+    typer.echo("\n".join(report.lines()))
+    raise typer.Exit(0 if report.clean else 1)
 
 
 @app.command()
@@ -165,6 +285,36 @@ def bench_engine_cmd(
         f"engine alone, observation built for every decision: "
         f"{figures.engine_games_per_second:,.1f} games/s"
     )
+
+
+@bench_app.command("referee")
+def bench_referee_cmd(
+    games: Annotated[int, typer.Option(min=1, help="Full games to play per transport.")] = 6,
+    transport: Annotated[
+        str, typer.Option(help="stream, unary, or both (one after the other).")
+    ] = "both",
+) -> None:
+    """Full games between four external random_bot.py processes, against a bare gRPC echo.
+
+    Prints decisions per second, the referee's mean time per decision, the round trip of a
+    bare gRPC call of the same size over the same transport, their ratio, and seconds
+    per game."""
+    from arena.bench import bench_referee
+
+    modes = ["stream", "unary"] if transport == "both" else [transport]
+    try:
+        for mode in modes:
+            f = bench_referee(games, mode)
+            typer.echo(
+                f"{mode}: {f.games} games, {f.decisions} decisions asked, "
+                f"{f.decisions_per_second:,.0f} decisions/s, {f.seconds_per_game:.3f} s per game"
+            )
+            typer.echo(
+                f"  referee time per decision {f.referee_us:.0f} us; bare gRPC round trip "
+                f"({mode}, {f.message_bytes} bytes) {f.bare_us:.0f} us; ratio {f.ratio:.2f}"
+            )
+    except ArenaError as err:
+        _fail(str(err))
 
 
 @app.command()

@@ -227,7 +227,7 @@ def _notify_deal_end(
     deal_index: int,
 ) -> None:
     """T-8.2: at the end of a deal the hands as dealt are revealed to all."""
-    record = game.deal_records(state)[deal_index]
+    record = game.deal_record(state, deal_index)
     for seat, player in enumerate(players):
         if player in notify:
             player.end_deal(seat, record)

@@ -28,6 +28,7 @@ PROTOCOL_VERSION = 1
 _OBS_TRICK, _OBS_EVENTS, _OBS_DEAL_SCORES, _OBS_EXPOSED = 5, 4, 9, 14
 _REQ_GAME, _REQ_OBSERVATION, _REQ_LEGAL = 2, 4, 5
 _MSG_DECISION = 1
+_DEAL_END_GAME = 1
 
 ActionKey = tuple[str, str, str, tuple[str, ...], str]
 
@@ -89,6 +90,7 @@ class WireCodec:
         self._event: dict[tuple[int, Action], bytes] = {}
         self._scores: dict[tuple[int, ...], bytes] = {}
         self._observation: Callable[[Any], bytes] = OBSERVATION_FIELDS[game.name]
+        self._deal_end: tuple[Any, bytes] = (None, b"")
 
     def action_bytes(self, action: Action) -> bytes:
         """The serialized Action message of an engine action."""
@@ -174,20 +176,25 @@ class WireCodec:
         except (IllegalAction, KeyError, TypeError, ValueError) as err:
             raise IllegalAction(str(err)) from None
 
-    @staticmethod
-    def deal_end_message(info: pb.GameInfo, record: Mapping[str, Any]) -> pb.DealEnd:
-        """A finished deal (replay-shaped record) as a DealEnd notice (T-8.2)."""
-        message = pb.DealEnd(
-            game=info,
-            number=record["number"],
-            hands=[pb.Cards(cards=h) for h in record["hands"]],
-            scores=record["scores"] or [],
-            king=record.get("king", 0),
-            dealer=record.get("dealer", 0),
-        )
-        for event in record["events"]:
-            message.events.add(seat=event["seat"], action=action_message(event))
-        return message
+    def deal_end_bytes(self, info: bytes, record: Mapping[str, Any]) -> bytes:
+        """A DealEnd notice (T-8.2) as bytes; `info` is the serialized GameInfo.
+
+        Every seat is sent the same deal, so its encoding is kept for the next seat.
+        """
+        cached_record, body = self._deal_end
+        if cached_record is not record:
+            message = pb.DealEnd(
+                number=record["number"],
+                hands=[pb.Cards(cards=h) for h in record["hands"]],
+                scores=record["scores"] or [],
+                king=record.get("king", 0),
+                dealer=record.get("dealer", 0),
+            )
+            for event in record["events"]:
+                message.events.add(seat=event["seat"], action=action_message(event))
+            body = message.SerializeToString()
+            self._deal_end = (record, body)
+        return field(_DEAL_END_GAME, info) + body
 
 
 _TRICK_CARD = {

@@ -1,28 +1,69 @@
 """Bot specs: what a user writes to name a bot, turned into a player.
 
-`builtin:NAME` is an in-process bot. Other forms (`grpc:HOST:PORT`, `grpc:unix:PATH`,
-or a command line the referee starts) are external bots over gRPC.
+- `builtin:NAME`: an in-process bot (`builtin:random`, `builtin:first`);
+- `grpc:HOST:PORT` or `grpc:unix:PATH`: a bot already running, reached over gRPC;
+- anything else: a command line the referee starts, e.g. `python sample_bots/random_bot.py`
+  or `node sample_bots/js_bot/bot.js`. `python`/`python3` mean the arena's own interpreter.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
 from arena.bots.builtin import make_builtin
+from arena.bots.process import BotProcess, become_subreaper, command_argv
+from arena.bots.remote import RemotePlayer, RemoteSettings
 from arena.errors import ConfigError
 from arena.referee import Player
 
 BUILTIN_PREFIX = "builtin:"
+GRPC_PREFIX = "grpc:"
 
 
-def make_player(spec: str) -> Player:
-    """A player for `spec`; ConfigError with the accepted forms when it is not one."""
+def make_player(
+    spec: str,
+    settings: RemoteSettings | None = None,
+    log_path: Path | None = None,
+    base_dir: Path | None = None,
+) -> Player:
+    """A player for `spec`; ConfigError with the accepted forms when it is not one.
+
+    `log_path` is where a started bot's output goes; `base_dir` resolves relative
+    paths in a command (a league file's folder).
+    """
     spec = spec.strip()
     if not spec:
-        raise ConfigError("empty bot spec; use builtin:NAME, e.g. builtin:random")
+        raise ConfigError(
+            "empty bot spec; use builtin:NAME, grpc:HOST:PORT, grpc:unix:PATH or a command"
+        )
     if spec.startswith(BUILTIN_PREFIX):
         return make_builtin(spec[len(BUILTIN_PREFIX) :])
-    raise ConfigError(
-        f"bot spec {spec!r} is not supported yet: use builtin:random or builtin:first"
-    )
+    if spec.startswith(GRPC_PREFIX):
+        return RemotePlayer(spec, address=grpc_address(spec), settings=settings)
+    argv = command_argv(spec, base_dir)
+    log = log_path or Path("arena-logs") / (_slug(spec) + ".log")
+    return RemotePlayer(spec, process=BotProcess(argv, log, cwd=base_dir), settings=settings)
+
+
+def grpc_address(spec: str) -> str:
+    """The gRPC target of a `grpc:` spec."""
+    rest = spec[len(GRPC_PREFIX) :]
+    if rest.startswith("unix:"):
+        if len(rest) <= len("unix:"):
+            raise ConfigError(f"bot spec {spec!r}: give the socket path, grpc:unix:/path/bot.sock")
+        return rest
+    host, _, port = rest.rpartition(":")
+    if not host or not port.isdigit():
+        raise ConfigError(f"bot spec {spec!r}: use grpc:HOST:PORT, e.g. grpc:127.0.0.1:50051")
+    return rest
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")[:60] or "bot"
 
 
 def unique_names(names: list[str]) -> list[str]:
@@ -33,3 +74,34 @@ def unique_names(names: list[str]) -> list[str]:
         seen[name] = seen.get(name, 0) + 1
         out.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
     return out
+
+
+@contextmanager
+def started_players(
+    specs: Sequence[str],
+    game: str,
+    options: Mapping[str, Any],
+    settings: RemoteSettings | None = None,
+    log_dir: Path | None = None,
+    base_dir: Path | None = None,
+    log_prefix: str = "",
+) -> Iterator[list[Player]]:
+    """Players for `specs`, external ones launched together and then handshaken, and
+    every process ended on the way out, whatever happens (Ctrl-C included)."""
+    become_subreaper()
+    log_dir = log_dir or Path("arena-logs")
+    players: list[Player] = []
+    try:
+        for seat, spec in enumerate(specs):
+            log = log_dir / f"{log_prefix}seat{seat}-{_slug(spec)}.log"
+            players.append(make_player(spec, settings, log, base_dir))
+        remote = [p for p in players if isinstance(p, RemotePlayer)]
+        for player in remote:
+            player.launch()
+        for player in remote:
+            player.connect(game, options)
+        yield players
+    finally:
+        for player in players:
+            if isinstance(player, RemotePlayer):
+                player.close()

@@ -70,5 +70,8 @@ class Game(Protocol):
     def deal_records(self, state: GameState) -> list[dict[str, Any]]:
         """The finished (and current) deals as replay `deals` entries."""
 
+    def deal_record(self, state: GameState, index: int) -> dict[str, Any]:
+        """One deal (0-based) as a replay `deals` entry."""
+
     def result(self, state: GameState) -> tuple[list[int], list[int]]:
         """Totals and ranks (1 is best) of a finished game."""

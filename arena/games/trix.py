@@ -690,18 +690,26 @@ def _event_dict(seat: int, action: Action) -> Event:
     return {"seat": seat, **action_event(action)}
 
 
+def _record_dict(record: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "number": record["number"],
+        "king": record["king"],
+        "hands": [codes_of(h) for h in record["hands"]],
+        "events": [
+            _PLAY_EVENTS[s][a] if a < 52 else _event_dict(s, a) for s, a in record["events"]
+        ],
+        "scores": list(record["scores"]) if record["scores"] is not None else None,
+    }
+
+
 def deal_records(state: TrixState) -> list[dict[str, Any]]:
     """The deals begun so far in the replay's `deals` shape (scores None if unfinished)."""
-    return [
-        {
-            "number": r["number"],
-            "king": r["king"],
-            "hands": [codes_of(h) for h in r["hands"]],
-            "events": [_PLAY_EVENTS[s][a] if a < 52 else _event_dict(s, a) for s, a in r["events"]],
-            "scores": list(r["scores"]) if r["scores"] is not None else None,
-        }
-        for r in state.records
-    ]
+    return [_record_dict(r) for r in state.records]
+
+
+def deal_record(state: TrixState, index: int) -> dict[str, Any]:
+    """One deal (0-based index) in the replay's `deals` shape."""
+    return _record_dict(state.records[index])
 
 
 class Trix:
@@ -724,6 +732,7 @@ class Trix:
     parse_event = staticmethod(parse_event)
     describe_action = staticmethod(describe_action)
     deal_records = staticmethod(deal_records)
+    deal_record = staticmethod(deal_record)
     result = staticmethod(result)
 
     @staticmethod

@@ -1,0 +1,254 @@
+"""Bot processes: started by the referee, logged, and ended with everything they started.
+
+A bot command runs in a session of its own (`start_new_session`, no `preexec_fn`),
+learns where to listen from ARENA_BOT_ADDRESS (a unix socket in a fresh private
+folder), and writes stdout and stderr into one log file, capped in size so that a
+flooding bot cannot fill the disk. The referee makes itself a child subreaper, so a
+bot's grandchildren that double-fork stay below it and can be found and ended.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import ctypes
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from arena.errors import ConfigError
+
+ADDRESS_VARIABLE = "ARENA_BOT_ADDRESS"
+LOG_CAP_BYTES = 1 << 20  # per bot process and match
+_PR_SET_CHILD_SUBREAPER = 36
+
+_live: set[BotProcess] = set()
+_live_lock = threading.Lock()
+
+
+def become_subreaper() -> bool:
+    """Ask Linux to re-parent orphaned descendants to this process (best effort)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def command_argv(command: str, base_dir: Path | None = None) -> list[str]:
+    """A bot command as argv: `python`/`python3` become this interpreter, and relative
+    paths that exist below `base_dir` are made absolute."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as err:
+        raise ConfigError(f"bot command {command!r} cannot be parsed: {err}") from None
+    if not argv:
+        raise ConfigError("empty bot command")
+    if argv[0] in ("python", "python3"):
+        argv[0] = sys.executable
+    if base_dir is not None:
+        for i, arg in enumerate(argv[1:], start=1):
+            candidate = base_dir / arg
+            if not os.path.isabs(arg) and ("/" in arg or candidate.exists()) and candidate.exists():
+                argv[i] = str(candidate.resolve())
+    return argv
+
+
+def descendants(pid: int) -> set[int]:
+    """Every live process below `pid`, from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        ppid = int(stat[stat.rindex(b")") + 2 :].split()[1])
+        children.setdefault(ppid, []).append(int(entry.name))
+    found: set[int] = set()
+    stack = [pid]
+    while stack:
+        for child in children.get(stack.pop(), []):
+            if child not in found:
+                found.add(child)
+                stack.append(child)
+    return found
+
+
+class BotProcess:
+    """One started bot: its process, its socket folder and its log."""
+
+    def __init__(self, argv: list[str], log_path: Path, cwd: Path | None = None) -> None:
+        self.argv = argv
+        self.log_path = log_path
+        self.cwd = cwd
+        self.folder = Path(tempfile.mkdtemp(prefix="arena-bot-"))
+        self.socket_path = self.folder / "bot.sock"
+        self.address = f"unix:{self.socket_path}"
+        self.process: subprocess.Popen[bytes] | None = None
+        self._drain: threading.Thread | None = None
+        self.known: set[int] = set()
+
+    def start(self) -> None:
+        """Start (or restart) the command; never blocks on the bot."""
+        self.stop()
+        with contextlib.suppress(FileNotFoundError):
+            self.socket_path.unlink()
+        env = {**os.environ, ADDRESS_VARIABLE: self.address, "PYTHONUNBUFFERED": "1"}
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.process = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                cwd=self.cwd,
+                env=env,
+                start_new_session=True,
+                close_fds=True,
+            )
+        except OSError as err:
+            raise ConfigError(f"cannot start bot command {shlex.join(self.argv)}: {err}") from None
+        with _live_lock:
+            _live.add(self)
+        self._drain = threading.Thread(
+            target=_drain_to_log,
+            args=(self.process.stdout, self.log_path),
+            name=f"bot-log-{self.process.pid}",
+            daemon=True,
+        )
+        self._drain.start()
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid if self.process else -1
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def exit_description(self) -> str:
+        if self.process is None:
+            return "not started"
+        code = self.process.poll()
+        if code is None:
+            return "running"
+        if code < 0:
+            return f"killed by signal {signal.Signals(-code).name}"
+        return f"exited with code {code}"
+
+    def stop(self, grace: float = 0.5) -> None:
+        """End the bot, its process group, and every descendant, then reap them.
+
+        Descendants are found two ways: below the bot in the process tree, and among
+        orphans re-parented to the referee (its subreaper) that carry this bot's
+        address in their environment (a double fork, or a `setsid` escape).
+        """
+        process = self.process
+        if process is None:
+            return
+        pid = process.pid
+        everyone: set[int] = set()
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            victims = descendants(pid) | self._orphans()
+            everyone |= victims
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pid, sig)
+            for victim in victims:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(victim, sig)
+            try:
+                process.wait(timeout=grace)
+                if not victims or sig == signal.SIGKILL:
+                    break
+            except subprocess.TimeoutExpired:
+                continue
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=5)
+        _reap(everyone)
+        if self._drain is not None:
+            self._drain.join(timeout=2)
+        self.process = None
+        with _live_lock:
+            _live.discard(self)
+
+    def _orphans(self) -> set[int]:
+        """Processes below the referee whose environment holds this bot's address."""
+        marker = f"{ADDRESS_VARIABLE}={self.address}\0".encode()
+        found = set()
+        for pid in descendants(os.getpid()):
+            try:
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    if marker in f.read() + b"\0":
+                        found.add(pid)
+            except OSError:
+                continue
+        return found
+
+    def close(self) -> None:
+        self.stop()
+        with contextlib.suppress(OSError):
+            self.socket_path.unlink()
+        with contextlib.suppress(OSError):
+            self.folder.rmdir()
+
+
+def _drain_to_log(stream, log_path: Path) -> None:
+    """Copy the bot's output into its log up to the cap, then keep reading and drop it."""
+    written = 0
+    with open(log_path, "ab") as log:
+        while True:
+            chunk = stream.read1(65536) if hasattr(stream, "read1") else stream.read(65536)
+            if not chunk:
+                break
+            if written < LOG_CAP_BYTES:
+                piece = chunk[: LOG_CAP_BYTES - written]
+                log.write(piece)
+                written += len(piece)
+                if written >= LOG_CAP_BYTES:
+                    log.write(b"\n[arena: log capped here; further output was discarded]\n")
+                log.flush()
+    stream.close()
+
+
+def _reap(pids: set[int]) -> None:
+    """Collect the exit status of killed orphans re-parented to us (no zombies left)."""
+    for pid in pids:
+        for _ in range(100):  # bounded: a SIGKILLed process dies promptly
+            try:
+                done, _status = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                break  # not our child (its own parent reaps it) or already reaped
+            if done:
+                break
+            time.sleep(0.01)
+
+
+def stop_all() -> None:
+    """End every bot process still running (at exit, or when the referee is stopped)."""
+    with _live_lock:
+        bots = list(_live)
+    for bot in bots:
+        bot.stop(grace=0.2)
+
+
+atexit.register(stop_all)
+
+
+def wait_for_socket(path: Path, process: BotProcess, timeout: float) -> bool:
+    """Wait until the bot's socket exists, the bot dies, or `timeout` passes."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if path.exists():
+            return True
+        if not process.alive():
+            return False
+        time.sleep(0.005)
+    return path.exists()

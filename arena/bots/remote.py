@@ -1,0 +1,481 @@
+"""External bots over gRPC: the referee's side of protos/arena/v1/bot.proto.
+
+Like python-chess's engine wrapper: every call has a deadline, every answer is parsed
+and checked against the legal actions, and every failure becomes a named fault with a
+detail the bot's author can act on. Nothing a bot does can raise out of `act`.
+
+Transport: by default one bidirectional `Play` stream per game (a message each way per
+decision, the cheapest round trip gRPC offers from Python); `unary` makes one `Decide`
+call per decision. On the stream the whole call has a gRPC deadline, and each decision
+has its own: a watchdog cancels the stream when the bot overruns, the late answer is
+discarded, and the next decision opens a new stream (every request is complete in
+itself, so a bot needs no state across streams).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from arena.bots.process import BotProcess, wait_for_socket
+from arena.errors import ArenaError, IllegalAction
+from arena.games import get_game
+from arena.games.base import Action, Game
+from arena.referee import BotFault, Decision, GameStart
+from arena.v1 import bot_pb2 as pb
+from arena.wire import (
+    PROTOCOL_VERSION,
+    WireCodec,
+    field,
+    game_info,
+    game_info_bytes,
+    options_text,
+    wrap_decision,
+)
+
+MAX_REPLY_BYTES = 64 * 1024  # a DecisionReply is a few dozen bytes
+MAX_REQUEST_BYTES = 1 << 20
+MAX_DECISIONS_PER_GAME = 2000  # bounds the stream's own gRPC deadline
+_MSG_DEAL_END, _MSG_GAME_END = 2, 3
+
+
+class BotStartError(ArenaError):
+    """A bot could not be started or refused the handshake; the message says why."""
+
+    kind = "start-failure"
+
+
+@dataclass
+class RemoteSettings:
+    """Limits for one external bot (league file `[limits]`, CLI options)."""
+
+    move_timeout: float = 1.0  # seconds for each decision
+    startup_timeout: float = 10.0  # seconds from launch to a completed handshake
+    time_bank: float = 0.0  # seconds per game a bot may overrun move_timeout by, in all
+    transport: str = "stream"  # "stream" (Play) or "unary" (Decide)
+
+
+class _Watchdog:
+    """Cancels the current call when its decision's time is up (one thread per bot)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._deadline = 0.0
+        self._call: Any = None
+        self.fired = False
+        self._stop = False
+        self._thread = threading.Thread(target=self._run, name="bot-watchdog", daemon=True)
+        self._thread.start()
+
+    def arm(self, deadline: float, call: Any) -> None:
+        self.fired = False
+        self._call = call
+        self._deadline = deadline
+
+    def disarm(self) -> None:
+        self._deadline = 0.0
+        self._call = None
+
+    def _run(self) -> None:
+        while not self._stop:
+            deadline = self._deadline
+            now = time.monotonic()
+            if deadline and now >= deadline:
+                call = self._call
+                if call is not None and self._deadline == deadline:
+                    self.fired = True
+                    with contextlib.suppress(Exception):
+                        call.cancel()
+                    self._deadline = 0.0
+                time.sleep(0.001)
+            else:
+                time.sleep(0.002 if deadline else 0.01)
+
+    def close(self) -> None:
+        self._stop = True
+
+
+class RemotePlayer:
+    """A seat played by a bot over gRPC, started by the referee or already running."""
+
+    wants_notices = True
+
+    def __init__(
+        self,
+        spec: str,
+        address: str | None = None,
+        process: BotProcess | None = None,
+        settings: RemoteSettings | None = None,
+    ) -> None:
+        if (address is None) == (process is None):
+            raise ValueError("give an address or a process")
+        self.spec = spec
+        self.process = process
+        self.address = process.address if process else str(address)
+        self.settings = settings or RemoteSettings()
+        self.name = spec
+        self.version = ""
+        self.latencies: list[float] = []  # seconds per answered decision, for check-bot
+        self.referee_seconds = 0.0  # time spent in act(), round trips included
+        self._channel: grpc.Channel | None = None
+        self._codec: WireCodec | None = None
+        self._game: Game | None = None
+        self._options: Mapping[str, Any] = {}
+        self._info: pb.GameInfo | None = None
+        self._info_bytes = b""
+        self._decision_id = 0
+        self._restarts = 0
+        self._dead: BotFault | None = None
+        self._bank = 0.0
+        self._watchdog = _Watchdog()
+        self._queue: queue.SimpleQueue[bytes | None] | None = None
+        self._call: Any = None
+        self._game_seq = 0
+
+    # -- start-up ------------------------------------------------------------------
+
+    @property
+    def log_path(self) -> Path | None:
+        return self.process.log_path if self.process else None
+
+    def launch(self) -> None:
+        """Start the bot's process (if the referee runs it); returns at once."""
+        if self.process is not None and not self.process.alive():
+            self.process.start()
+
+    def connect(self, game: str, options: Mapping[str, Any]) -> None:
+        """Wait for the bot to listen and shake hands; BotStartError says what failed."""
+        self._game = get_game(game)
+        self._options = dict(options)
+        self._codec = WireCodec(self._game)
+        self.launch()
+        deadline = time.monotonic() + self.settings.startup_timeout
+        if self.process is not None:
+            ready = wait_for_socket(
+                self.process.socket_path, self.process, self.settings.startup_timeout
+            )
+            if not ready:
+                raise BotStartError(self._start_problem("did not start listening"))
+        self._open_channel()
+        try:
+            grpc.channel_ready_future(self._channel).result(
+                timeout=max(0.05, deadline - time.monotonic())
+            )
+            reply = self._stub_hello(
+                pb.HelloRequest(
+                    protocol_version=PROTOCOL_VERSION,
+                    game=game,
+                    seats=self._game.seats,
+                    options=options_text(options),
+                ),
+                timeout=max(0.05, deadline - time.monotonic()),
+            )
+        except grpc.FutureTimeoutError:
+            raise BotStartError(self._start_problem("could not be reached")) from None
+        except grpc.RpcError as err:
+            problem = self._start_problem(f"failed the handshake ({_rpc_text(err)})")
+            raise BotStartError(problem) from None
+        if reply.error:
+            raise BotStartError(f"bot {self.spec!r} refused to play: {reply.error}")
+        if reply.protocol_version != PROTOCOL_VERSION:
+            raise BotStartError(
+                f"bot {self.spec!r} speaks arena protocol {reply.protocol_version}, the referee "
+                f"speaks {PROTOCOL_VERSION}: rebuild it from protos/arena/v1/bot.proto"
+            )
+        self.name = reply.name or self.name
+        self.version = reply.version
+        self._dead = None
+
+    def _start_problem(self, what: str) -> str:
+        text = (
+            f"bot {self.spec!r} {what} at {self.address} within {self.settings.startup_timeout} s"
+        )
+        if self.process is not None:
+            if not self.process.alive():
+                text += f"; it {self.process.exit_description()}"
+            text += f"; its log: {self.process.log_path}"
+            tail = _log_tail(self.process.log_path)
+            if tail:
+                text += "\n--- last lines of the log ---\n" + tail
+        return text
+
+    def _open_channel(self) -> None:
+        if self._channel is not None:
+            self._channel.close()
+        channel = grpc.insecure_channel(
+            self.address,
+            options=[
+                ("grpc.max_receive_message_length", MAX_REPLY_BYTES),
+                ("grpc.max_send_message_length", MAX_REQUEST_BYTES),
+                ("grpc.enable_retries", 0),
+            ],
+        )
+        self._channel = channel
+        self._stub_hello = channel.unary_unary(
+            "/arena.v1.Bot/Hello",
+            request_serializer=pb.HelloRequest.SerializeToString,
+            response_deserializer=pb.HelloReply.FromString,
+        )
+        self._stub_decide = channel.unary_unary(
+            "/arena.v1.Bot/Decide",
+            request_serializer=None,  # requests are bytes from arena.wire
+            response_deserializer=pb.DecisionReply.FromString,
+        )
+        self._stub_play = channel.stream_stream(
+            "/arena.v1.Bot/Play",
+            request_serializer=None,
+            response_deserializer=pb.DecisionReply.FromString,
+        )
+        self._stub_notify = channel.unary_unary(
+            "/arena.v1.Bot/Notify",
+            request_serializer=None,  # Notice bytes: deal_end = 1, game_end = 2
+            response_deserializer=pb.Ack.FromString,
+        )
+
+    # -- a game ----------------------------------------------------------------------
+
+    def start_game(self, start: GameStart) -> None:
+        self._game_seq += 1
+        self._restarts = 0
+        self._decision_id = 0
+        self._bank = self.settings.time_bank
+        self._close_stream()
+        if (
+            self._game is None
+            or self._game.name != start.game
+            or self._options != dict(start.options)
+        ):
+            self._dead = None
+            self._connect_or_die(start.game, start.options)
+        elif self._dead is not None:
+            self._dead = None
+            self._restart("was down at the start of the game")
+        self._info = game_info(
+            start.game,
+            f"{start.seed}#{self._game_seq}",
+            start.seat,
+            start.seed,
+            start.players,
+            start.options,
+        )
+        self._info_bytes = game_info_bytes(self._info)
+
+    def _connect_or_die(self, game: str, options: Mapping[str, Any]) -> None:
+        try:
+            self.connect(game, options)
+        except BotStartError as err:
+            self._dead = BotFault("start-failure", str(err))
+
+    def act(self, decision: Decision) -> Action:
+        started = time.monotonic()
+        try:
+            return self._act(decision, started)
+        finally:
+            self.referee_seconds += time.monotonic() - started
+
+    def _act(self, decision: Decision, started: float) -> Action:
+        if self._dead is not None:
+            raise self._dead
+        assert self._codec is not None
+        self._decision_id += 1
+        limit = self.settings.move_timeout + self._bank
+        data = self._codec.decision_bytes(
+            decision.view,
+            decision.legal,
+            self._decision_id,
+            self._info_bytes,
+            int(self.settings.move_timeout * 1000),
+            int(self._bank * 1000),
+        )
+        deadline = started + limit
+        if self.settings.transport == "unary":
+            reply = self._ask_unary(data, deadline)
+        else:
+            reply = self._ask_stream(data, deadline)
+        elapsed = time.monotonic() - started
+        if elapsed > limit:  # answered, but too late: discarded
+            self._close_stream()
+            raise BotFault("timeout", self._timeout_detail(limit))
+        self._bank -= max(0.0, elapsed - self.settings.move_timeout)
+        self.latencies.append(elapsed)
+        if reply.decision_id != self._decision_id:
+            self._close_stream()
+            raise BotFault(
+                "protocol",
+                f"answered decision {reply.decision_id} when asked decision "
+                f"{self._decision_id}: echo DecisionRequest.decision_id in the reply",
+            )
+        try:
+            return self._codec.parse_answer(reply.action)
+        except IllegalAction:
+            raise BotFault(
+                "illegal",
+                f"answered {_short(reply.action)}, which is not a {self._game.name} "
+                f"action; answer one of the request's legal actions",  # fmt: skip
+            ) from None
+
+    def _ask_stream(self, data: bytes, deadline: float) -> pb.DecisionReply:
+        if self._call is None:
+            self._open_stream()
+        assert self._queue is not None
+        self._queue.put(wrap_decision(data))
+        call = self._call
+        self._watchdog.arm(deadline, call)
+        try:
+            return next(call)
+        except StopIteration:
+            self._call = None
+            raise BotFault(
+                "protocol", "closed the Play stream instead of answering the decision"
+            ) from None
+        except grpc.RpcError as err:
+            self._close_stream()
+            raise self._fault_from(err, deadline) from None
+        finally:
+            self._watchdog.disarm()
+
+    def _ask_unary(self, data: bytes, deadline: float) -> pb.DecisionReply:
+        try:
+            return self._stub_decide(data, timeout=max(0.001, deadline - time.monotonic()))
+        except grpc.RpcError as err:
+            raise self._fault_from(err, deadline) from None
+
+    def _open_stream(self) -> None:
+        requests: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+
+        def feed() -> Any:
+            while True:
+                item = requests.get()
+                if item is None:
+                    return
+                yield item
+
+        game_seconds = MAX_DECISIONS_PER_GAME * (self.settings.move_timeout + 0.05)
+        self._queue = requests
+        self._call = self._stub_play(feed(), timeout=game_seconds + self.settings.time_bank)
+
+    def _close_stream(self) -> None:
+        if self._queue is not None:
+            self._queue.put(None)
+        if self._call is not None:
+            with contextlib.suppress(Exception):
+                self._call.cancel()
+        self._queue = None
+        self._call = None
+
+    def _fault_from(self, err: grpc.RpcError, deadline: float) -> BotFault:
+        code = err.code() if hasattr(err, "code") else None
+        limit_text = self._timeout_detail(self.settings.move_timeout + self._bank)
+        if self._watchdog.fired or code == grpc.StatusCode.DEADLINE_EXCEEDED:
+            return BotFault("timeout", limit_text)
+        if time.monotonic() >= deadline:
+            return BotFault("timeout", limit_text)
+        if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
+            return BotFault(
+                "oversize",
+                f"sent a message over the {MAX_REPLY_BYTES // 1024} KiB limit ({_rpc_text(err)})",
+            )
+        if code == grpc.StatusCode.UNAVAILABLE or (
+            self.process is not None and not self.process.alive()
+        ):
+            return self._crashed(_rpc_text(err))
+        if code == grpc.StatusCode.UNKNOWN:
+            return BotFault("crash", f"the bot failed this decision: {_rpc_text(err)}")
+        status = code.name if code else "?"
+        return BotFault(
+            "protocol",
+            f"answered with something that is not a DecisionReply ({status}: {_rpc_text(err)})",
+        )
+
+    def _timeout_detail(self, limit: float) -> str:
+        return (
+            f"no answer within {limit:.3f} s (move_timeout {self.settings.move_timeout} s"
+            + (f" + time bank {self._bank:.3f} s" if self.settings.time_bank else "")
+            + "); a late answer is discarded"
+        )
+
+    def _crashed(self, why: str) -> BotFault:
+        """The bot went away: restart it once per game, then give up for the game."""
+        if self.process is None:
+            return BotFault("crash", f"the bot at {self.address} went away ({why})")
+        detail = f"the bot process {self.process.exit_description()} ({why}); log: {self.log_path}"
+        self._restart(detail)
+        return BotFault("crash", detail)
+
+    def _restart(self, why: str) -> None:
+        self._close_stream()
+        if self.process is None or self._restarts >= 1:
+            self._dead = BotFault("crash", f"{why}; already restarted once in this game")
+            return
+        self._restarts += 1
+        try:
+            assert self._game is not None
+            self.process.start()
+            self.connect(self._game.name, self._options)
+        except BotStartError as err:
+            self._dead = BotFault("crash", f"{why}; the restart failed: {err}")
+
+    # -- notices and the end ------------------------------------------------------------
+
+    def end_deal(self, seat: int, deal: Mapping[str, Any]) -> None:
+        if self._dead is not None or self._info is None or self._codec is None:
+            return
+        body = self._codec.deal_end_bytes(self._info.SerializeToString(), deal)
+        self._notify(_MSG_DEAL_END, body)
+
+    def end_game(self, seat: int, replay: Mapping[str, Any]) -> None:
+        if self._dead is None and self._info is not None:
+            end = pb.GameEnd(game=self._info, totals=replay["totals"], ranks=replay["ranks"])
+            self._notify(_MSG_GAME_END, end.SerializeToString())
+        self._close_stream_gracefully()
+
+    def _notify(self, number: int, body: bytes) -> None:
+        """A notice the bot may ignore: on the open stream, or a short unary call."""
+        if self.settings.transport == "stream" and self._queue is not None:
+            self._queue.put(field(number, body))
+            return
+        with contextlib.suppress(grpc.RpcError):
+            self._stub_notify(field(number - 1, body), timeout=self.settings.move_timeout)
+
+    def _close_stream_gracefully(self) -> None:
+        """End the game's stream from our side; the bot ends its side when it has read."""
+        if self._queue is not None:
+            self._queue.put(None)
+        self._queue = None
+        self._call = None
+
+    def close(self) -> None:
+        """End the stream, the channel, and (if the referee started it) the bot."""
+        self._close_stream()
+        self._watchdog.close()
+        if self._channel is not None:
+            self._channel.close()
+            self._channel = None
+        if self.process is not None:
+            self.process.close()
+
+
+def _rpc_text(err: grpc.RpcError) -> str:
+    details = err.details() if hasattr(err, "details") else str(err)
+    return (details or str(err))[:300]
+
+
+def _short(action: pb.Action) -> str:
+    text = str(action).replace("\n", " ").strip()
+    return (text[:120] + "...") if len(text) > 120 else (text or "an empty action")
+
+
+def _log_tail(path: Path, lines: int = 15) -> str:
+    try:
+        data = path.read_bytes()[-4000:]
+    except OSError:
+        return ""
+    return "\n".join(data.decode(errors="replace").splitlines()[-lines:])
