@@ -134,6 +134,12 @@ class BotProcess:
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
+    def wait_exit(self, timeout: float) -> None:
+        """Give a dying process up to `timeout` seconds to be seen dead."""
+        if self.process is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout=timeout)
+
     def exit_description(self) -> str:
         if self.process is None:
             return "not started"

@@ -195,9 +195,8 @@ class RemotePlayer:
         self._dead = None
 
     def _start_problem(self, what: str) -> str:
-        text = (
-            f"bot {self.spec!r} {what} at {self.address} within {self.settings.startup_timeout} s"
-        )
+        limit = self.settings.startup_timeout
+        text = f"bot {self.spec!r} {what} at {self.address} within {limit} s (startup_timeout)"
         if self.process is not None:
             if not self.process.alive():
                 text += f"; it {self.process.exit_description()}"
@@ -406,6 +405,7 @@ class RemotePlayer:
         """The bot went away: restart it once per game, then give up for the game."""
         if self.process is None:
             return BotFault("crash", f"the bot at {self.address} went away ({why})")
+        self.process.wait_exit(0.5)  # the connection drops a moment before the exit status
         detail = f"the bot process {self.process.exit_description()} ({why}); log: {self.log_path}"
         self._restart(detail)
         return BotFault("crash", detail)

@@ -1,0 +1,131 @@
+"""A test bot that plays the first legal action, and misbehaves once when told to.
+
+    python tests/bots/scripted_bot.py --fault KIND [--at N] [--name NAME] [--record FILE]
+
+KIND is one of: none, timeout (answers 2 s late), illegal (answers a card nobody may
+play), garbage (answers bytes that are not a DecisionReply), exit (the process exits),
+oversize (a 2 MB answer), wrong-id (echoes another decision_id), always-illegal (every
+answer illegal), refuse (refuses the handshake), silent (never listens), spawn (starts
+a double-forked grandchild that sleeps and writes its pid to --pidfile, to test that
+it is ended with the match).
+The fault happens at the decision whose decision_id is N (default 3): decision ids run
+on through a restart, so a restarted bot does not fault again. With --record, every
+request's raw bytes are appended to FILE (length-prefixed) for tests to inspect.
+
+It serves raw bytes (identity serializers) so that it can send what a real SDK would
+never send.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import struct
+import sys
+import threading
+import time
+from concurrent import futures
+
+import grpc
+
+from arena.v1 import bot_pb2 as pb
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--fault", default="none")
+parser.add_argument("--at", type=int, default=3)
+parser.add_argument("--name", default="scripted")
+parser.add_argument("--record", default="")
+parser.add_argument("--pidfile", default="")
+args = parser.parse_args()
+
+
+def record(data: bytes) -> None:
+    if args.record:
+        with open(args.record, "ab") as f:
+            f.write(struct.pack(">I", len(data)) + data)
+
+
+def answer(request: pb.DecisionRequest) -> bytes:
+    fault = args.fault
+    hit = request.decision_id == args.at
+    action = request.legal[0]
+    reply_id = request.decision_id
+    if fault == "always-illegal" or (fault == "illegal" and hit):
+        action = pb.Action(type="play", card="ZZ")
+    elif hit and fault == "timeout":
+        time.sleep(2.0)
+    elif hit and fault == "garbage":
+        return b"\xff\xfe\xfd not a protobuf message"
+    elif hit and fault == "exit":
+        sys.stderr.write("scripted bot: exiting on purpose\n")
+        sys.stderr.flush()
+        os._exit(3)
+    elif hit and fault == "oversize":
+        return pb.DecisionReply(
+            decision_id=reply_id, action=pb.Action(type="play", card="x" * (2 << 20))
+        ).SerializeToString()
+    elif hit and fault == "wrong-id":
+        reply_id += 1000
+    elif hit and fault == "spawn":
+        if os.fork() == 0:  # double fork: the grandchild is orphaned and sleeps on
+            os.setsid()
+            if os.fork() == 0:
+                with open(args.pidfile or os.devnull, "w") as f:
+                    f.write(str(os.getpid()))
+                time.sleep(600)
+            os._exit(0)
+    return pb.DecisionReply(decision_id=reply_id, action=action).SerializeToString()
+
+
+def hello(data: bytes, context) -> bytes:
+    request = pb.HelloRequest.FromString(data)
+    error = "this bot refuses on purpose" if args.fault == "refuse" else ""
+    return pb.HelloReply(
+        name=args.name, version="test", protocol_version=request.protocol_version, error=error
+    ).SerializeToString()
+
+
+def decide(data: bytes, context) -> bytes:
+    record(data)
+    return answer(pb.DecisionRequest.FromString(data))
+
+
+def play(requests, context):
+    for data in requests:
+        message = pb.RefereeMessage.FromString(data)
+        if message.WhichOneof("body") == "decision":
+            record(message.decision.SerializeToString())
+            yield answer(message.decision)
+
+
+def notify(data: bytes, context) -> bytes:
+    return b""
+
+
+def main() -> None:
+    if args.fault == "silent":
+        time.sleep(600)
+        return
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=4),
+        options=[("grpc.max_send_message_length", 8 << 20)],
+    )
+    handlers = {
+        "Hello": grpc.unary_unary_rpc_method_handler(hello),
+        "Decide": grpc.unary_unary_rpc_method_handler(decide),
+        "Play": grpc.stream_stream_rpc_method_handler(play),
+        "Notify": grpc.unary_unary_rpc_method_handler(notify),
+    }
+    server.add_generic_rpc_handlers(
+        (grpc.method_handlers_generic_handler("arena.v1.Bot", handlers),)
+    )
+    server.add_insecure_port(os.environ["ARENA_BOT_ADDRESS"])
+    server.start()
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    stop.wait()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,228 @@
+"""External bots over gRPC, with real processes on unix sockets: faults, fallbacks,
+restarts, clean-up and information hiding (TRIX.md T-8)."""
+
+from __future__ import annotations
+
+import os
+import struct
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from arena.bots.remote import BotStartError, RemotePlayer, RemoteSettings
+from arena.bots.spec import started_players
+from arena.cards import parse_card
+from arena.games import get_game, trix
+from arena.referee import RefereeSettings, play_game
+from arena.v1 import bot_pb2 as pb
+from tests.independent.trix_checker import check_replay
+
+GAME = get_game("trix")
+SHORT = trix.parse_options({"kingdoms": 1})
+SCRIPTED = Path(__file__).parent / "bots" / "scripted_bot.py"
+FAST = RemoteSettings(move_timeout=0.5, startup_timeout=10.0)
+
+
+def scripted(*flags: str) -> str:
+    return f"python {SCRIPTED} " + " ".join(flags)
+
+
+def play_with(spec: str, tmp_path: Path, settings: RemoteSettings = FAST, transport="stream",
+              referee: RefereeSettings | None = None):  # fmt: skip
+    settings = RemoteSettings(settings.move_timeout, settings.startup_timeout, 0.0, transport)
+    specs = [spec, "builtin:first", "builtin:random", "builtin:first"]
+    with started_players(specs, "trix", GAME.options_dict(SHORT), settings, tmp_path) as players:
+        bot = players[0]
+        result = play_game(GAME, players, "remote-test", SHORT, referee)
+        pids = {bot.process.pid} if isinstance(bot, RemotePlayer) and bot.process else set()
+        restarts = bot._restarts if isinstance(bot, RemotePlayer) else 0
+    return result, pids, restarts
+
+
+def autos(replay) -> list[str]:
+    return [e["auto"] for d in replay["deals"] for e in d["events"] if "auto" in e]
+
+
+def test_clean_scripted_bot_plays_a_full_game(tmp_path) -> None:
+    result, _, _ = play_with(scripted(), tmp_path)
+    assert result.faults == [] and autos(result.replay) == []
+    assert result.replay["players"][0] == "scripted"
+    assert check_replay(result.replay) == []
+
+
+@pytest.mark.parametrize("transport", ["stream", "unary"])
+@pytest.mark.parametrize(
+    "fault, kind",
+    [
+        ("timeout", "timeout"),
+        ("illegal", "illegal"),
+        ("garbage", "protocol"),
+        ("oversize", "oversize"),
+        ("wrong-id", "protocol"),
+        ("exit", "crash"),
+    ],
+)
+def test_a_fault_gives_a_fallback_move_and_the_game_goes_on(tmp_path, fault, kind, transport):
+    result, _, restarts = play_with(scripted("--fault", fault), tmp_path, transport=transport)
+    faults = [f for f in result.faults if f.seat == 0]
+    assert [f.kind for f in faults] == [kind], [f.detail for f in faults]
+    assert faults[0].detail  # says what went wrong
+    assert autos(result.replay) == [kind]  # one fallback event, marked
+    assert len(result.replay["deals"]) == 5  # the game completed
+    assert check_replay(result.replay) == []  # and every event is legal
+    assert result.replay["faults"][0]["kind"] == kind
+    if fault == "exit":
+        assert restarts == 1  # restarted once, then answered normally
+        assert "exited with code 3" in faults[0].detail
+    if fault == "timeout":
+        assert "no answer within" in faults[0].detail
+
+
+def test_the_fallback_is_the_first_legal_action(tmp_path) -> None:
+    result, _, _ = play_with(scripted("--fault", "illegal", "--at", "1"), tmp_path)
+    state = trix.new_game(result.replay["seed"], SHORT)
+    checked = 0
+    for deal in result.replay["deals"]:
+        for index, event in enumerate(deal["events"]):
+            if index < len(state.events):  # applied by the engine itself (T-2.5)
+                continue
+            action = trix.parse_event(event)
+            if "auto" in event:
+                assert action == state.legal[0]
+                checked += 1
+            trix.apply(state, action)
+    assert checked == 1 and state.to_move < 0
+
+
+def test_max_faults_then_all_fallbacks(tmp_path) -> None:
+    referee = RefereeSettings(max_faults=3)
+    result, _, _ = play_with(scripted("--fault", "always-illegal"), tmp_path, referee=referee)
+    kinds = autos(result.replay)
+    assert kinds[:3] == ["illegal"] * 3 and set(kinds[3:]) == {"max-faults"}
+    assert len(result.faults) == 3
+    assert check_replay(result.replay) == []
+
+
+def test_a_bot_that_refuses_the_handshake_is_a_clear_start_failure(tmp_path) -> None:
+    with pytest.raises(BotStartError, match="refuses on purpose"):
+        with started_players([scripted("--fault", "refuse")], "trix", {}, FAST, tmp_path):
+            pass
+
+
+def test_a_bot_that_never_listens_fails_within_the_startup_timeout(tmp_path) -> None:
+    settings = RemoteSettings(move_timeout=0.5, startup_timeout=1.0)
+    started = time.monotonic()
+    with pytest.raises(BotStartError, match="did not start listening") as err:
+        with started_players([scripted("--fault", "silent")], "trix", {}, settings, tmp_path):
+            pass
+    assert time.monotonic() - started < 8
+    assert "startup_timeout" in str(err.value) and "log" in str(err.value)
+
+
+def test_a_command_that_does_not_exist_is_a_clear_error(tmp_path) -> None:
+    with pytest.raises(Exception, match="cannot start bot command"):
+        with started_players(["no-such-program --x"], "trix", {}, FAST, tmp_path):
+            pass
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ")[1][0] != "Z"
+    except OSError:
+        return False
+
+
+def test_no_process_outlives_its_match(tmp_path) -> None:
+    pidfile = tmp_path / "grandchild.pid"
+    spec = scripted("--fault", "spawn", "--pidfile", str(pidfile))
+    _, pids, _ = play_with(spec, tmp_path)
+    assert pidfile.exists(), "the bot did not spawn its grandchild"
+    grandchild = int(pidfile.read_text())
+    for pid in pids | {grandchild}:
+        for _ in range(100):  # bounded wait for the kernel to finish the kill
+            if not _alive(pid):
+                break
+            time.sleep(0.02)
+        assert not _alive(pid), f"process {pid} outlived its match"
+
+
+def test_logs_capture_the_bots_output(tmp_path) -> None:
+    result, _, _ = play_with(scripted("--fault", "exit"), tmp_path)
+    logs = list(tmp_path.glob("*.log"))
+    assert any("exiting on purpose" in p.read_text() for p in logs)
+
+
+def _requests(path: Path) -> list[pb.DecisionRequest]:
+    data = path.read_bytes()
+    out, i = [], 0
+    while i < len(data):
+        (n,) = struct.unpack(">I", data[i : i + 4])
+        out.append(pb.DecisionRequest.FromString(data[i + 4 : i + 4 + n]))
+        i += 4 + n
+    return out
+
+
+def test_every_request_holds_only_what_the_seat_may_know(tmp_path) -> None:
+    """T-8: replay the game and check each recorded request against the truth."""
+    record = tmp_path / "requests.bin"
+    result, _, _ = play_with(scripted("--record", str(record)), tmp_path)
+    requests = _requests(record)
+    assert len(requests) > 50
+    deals = result.replay["deals"]
+    for request in requests:
+        obs = request.observation
+        assert obs.seat == 0 and request.game.seat == 0
+        deal = deals[obs.deal - 1]
+        truth = deal["events"][: len(obs.events)]
+        told = [{"seat": e.seat, **_action(e.action)} for e in obs.events]
+        assert told == [{k: v for k, v in e.items() if k != "auto"} for e in truth]
+        played = {e["card"] for e in truth if e["type"] == "play"}
+        exposed = {c for e in truth if e["type"] == "expose" for c in e["cards"]}
+        dealt = set(deal["hands"][0])
+        mine_played = {e["card"] for e in truth if e["type"] == "play" and e["seat"] == 0}
+        assert set(obs.hand) == dealt - mine_played
+        mentioned = (
+            set(obs.hand) | {t.card for t in obs.trick} | set(obs.rows)
+            | {c for cards in obs.exposed for c in cards.cards}
+            | {a.card for a in request.legal if a.card}
+            | {c for a in request.legal for c in a.cards}
+        )  # fmt: skip
+        assert mentioned <= dealt | played | exposed, "a request held a hidden card"
+        for code in mentioned:
+            parse_card(code)
+
+
+def _action(action: pb.Action) -> dict:
+    from arena.messages import action_dict
+
+    return action_dict(action)
+
+
+def test_python_bots_run_on_the_arenas_interpreter() -> None:
+    from arena.bots.process import command_argv
+
+    assert command_argv("python bot.py")[0] == sys.executable
+    assert command_argv("python3 -u bot.py")[0] == sys.executable
+    assert command_argv("node bot.js")[0] == "node"
+
+
+def test_grpc_specs_reach_a_running_bot(tmp_path) -> None:
+    import subprocess
+
+    address = f"unix:{tmp_path / 'running.sock'}"
+    process = subprocess.Popen(
+        [sys.executable, str(SCRIPTED), "--name", "outside"],
+        env={**os.environ, "ARENA_BOT_ADDRESS": address},
+    )
+    try:
+        specs = [f"grpc:{address}", "builtin:first", "builtin:first", "builtin:first"]
+        with started_players(specs, "trix", GAME.options_dict(SHORT), FAST, tmp_path) as players:
+            assert players[0].name == "outside"
+            result = play_game(GAME, players, "outside", SHORT)
+        assert result.faults == []
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
