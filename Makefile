@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean proto
+.PHONY: demo test lint bench clean proto js-bot
 
 # The generated gRPC code in arena/v1/ comes from protos/ by this one command;
 # tests/test_proto_sync.py fails when the two disagree.
@@ -18,10 +18,18 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-demo: $(STAMP)
+# The JavaScript sample bot's node packages, exactly as its package-lock.json pins them.
+JS_BOT := sample_bots/js_bot
+
+js-bot: $(JS_BOT)/node_modules/.package-lock.json
+
+$(JS_BOT)/node_modules/.package-lock.json: $(JS_BOT)/package.json $(JS_BOT)/package-lock.json
+	npm ci --prefix $(JS_BOT)
+
+demo: $(STAMP) js-bot
 	$(BIN)/arena demo
 
-test: $(STAMP)
+test: $(STAMP) js-bot
 	$(BIN)/ruff check arena tests sample_bots
 	$(BIN)/python -m pytest
 
