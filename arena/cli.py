@@ -16,7 +16,7 @@ import typer
 
 from arena import __version__
 from arena.bots.remote import RemoteSettings
-from arena.bots.spec import make_player, started_players, unique_names
+from arena.bots.spec import started_players, unique_names
 from arena.errors import ArenaError, ConfigError
 from arena.games import GAMES, get_game
 from arena.matches import play_match
@@ -235,33 +235,181 @@ def check_bot_cmd(
 
 @app.command()
 def demo(
-    seed: Annotated[str, typer.Option(help="Seed of the demo game.")] = "demo",
+    league: Annotated[
+        Path, typer.Option(help="The league to run (default: leagues/demo.toml).")
+    ] = Path("leagues/demo.toml"),
+    db: Annotated[
+        Path | None, typer.Option(help="Database (default: a fresh one in a temporary folder).")
+    ] = None,
 ) -> None:
-    """Play one full game of four built-in bots and print it deal by deal."""
-    game_obj = get_game("trix")
-    specs = ["builtin:random", "builtin:first", "builtin:random", "builtin:random"]
-    players = [make_player(s) for s in specs]
-    names = unique_names([p.name for p in players])
-    result = play_game(game_obj, players, seed, game_obj.parse_options({}), names=names)
-    typer.echo(replay_text(result.replay))
+    """Run the demo league of the sample bots and print its table (what `make demo` does)."""
+    import tempfile
+
+    db = db or Path(tempfile.mkdtemp(prefix="arena-demo-")) / "demo.db"
+    run(league, db=db, workers=None, until_separated=False, fmt="text")
 
 
 @app.command()
 def replay(
-    path: Annotated[Path, typer.Argument(help="A replay file written by `arena play --replays`.")],
+    target: Annotated[
+        str, typer.Argument(help="A stored game's id (see `arena games`), or a replay file.")
+    ],
+    db: Annotated[Path, typer.Option(help="The league database, for a game id.")] = Path(
+        "arena.db"
+    ),
     fmt: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
 ) -> None:
-    """Print a replay as readable text (deal by deal) or as its JSON."""
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError) as err:
-        _fail(f"cannot read replay {path}: {err}")
-    if fmt == "json":
-        typer.echo(json.dumps(data, indent=1))
-    elif fmt == "text":
-        typer.echo(replay_text(data))
-    else:
+    """Print a game as readable text (deal by deal) or as its arena-replay/1 JSON."""
+    if fmt not in ("text", "json"):
         _fail(f"--format must be text or json, not {fmt!r}")
+    if target.isdigit() and not Path(target).exists():
+        data = _stored_replay(db, int(target))
+    else:
+        try:
+            data = json.loads(Path(target).read_text())
+        except (OSError, ValueError) as err:
+            _fail(f"cannot read replay {target}: {err}")
+    typer.echo(json.dumps(data, indent=1) if fmt == "json" else replay_text(data))
+
+
+def _stored_replay(db_path: Path, game_id: int) -> dict[str, Any]:
+    from arena.league.store import open_db
+
+    if not db_path.exists():
+        _fail(f"no database at {db_path}: give --db PATH")
+    db = open_db(db_path)
+    try:
+        row = db["games"].get(game_id)
+    except Exception:
+        _fail(f"no game {game_id} in {db_path}; `arena games --db {db_path}` lists them")
+    finally:
+        db.close()
+    return json.loads(row["replay"])
+
+
+@app.command()
+def run(
+    league: Annotated[Path, typer.Argument(help="The league file (TOML), e.g. leagues/demo.toml.")],
+    db: Annotated[
+        Path | None, typer.Option(help="The database (default: arena.db beside the league file).")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(min=1, help="Parallel worker processes (default: one per core).")
+    ] = None,
+    until_separated: Annotated[
+        bool,
+        typer.Option(
+            "--until-separated",
+            help="Stop when every entrant's mu +/- 3 sigma is clear of its neighbours'.",
+        ),
+    ] = False,
+    fmt: Annotated[str, typer.Option("--format", help="Table format at the end.")] = "text",
+) -> None:
+    """Run a league (or resume it: stored matches are never played again) and print its table."""
+    from arena.league.runner import run_league
+    from arena.league.store import league_id_by_name, open_db
+    from arena.league.table import league_rows, render
+    from arena.progress import LeagueProgress
+
+    try:
+        with LeagueProgress() as progress:
+            summary = run_league(league, db, workers, until_separated, progress.update)
+    except ArenaError as err:
+        _fail(str(err))
+    except KeyboardInterrupt:
+        typer.echo("interrupted: the matches stored so far are kept; run again to resume", err=True)
+        raise typer.Exit(130) from None
+    typer.echo(
+        f"league {summary.league!r}: {summary.played} matches played now, "
+        f"{summary.already_stored} were stored before, {summary.scheduled} scheduled"
+        + (f"; stopped early: {summary.stopped_early}" if summary.stopped_early else "")
+        + f" (database {summary.db_path})"
+    )
+    database = open_db(summary.db_path)
+    try:
+        league_id, _ = league_id_by_name(database, summary.league)
+        typer.echo(render(league_rows(database, league_id), fmt))
+    finally:
+        database.close()
+
+
+@app.command()
+def table(
+    db: Annotated[Path, typer.Option(help="The league database.")] = Path("arena.db"),
+    league: Annotated[
+        str | None, typer.Option(help="The league's name (default: the latest league).")
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", help="text, markdown, csv or json.")] = "text",
+) -> None:
+    """Show a league table: place, rating (mu - 3 sigma), mu, sigma, scores, margins, faults."""
+    from arena.league.store import league_id_by_name, open_db
+    from arena.league.table import FORMATS, league_rows, render
+
+    if fmt not in FORMATS:
+        _fail(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    if not db.exists():
+        _fail(f"no database at {db}: run `arena run LEAGUE.toml` first, or give --db PATH")
+    database = open_db(db)
+    try:
+        league_id, _ = league_id_by_name(database, league)
+        typer.echo(render(league_rows(database, league_id), fmt))
+    except ArenaError as err:
+        _fail(str(err))
+    finally:
+        database.close()
+
+
+@app.command()
+def games(
+    db: Annotated[Path, typer.Option(help="The league database.")] = Path("arena.db"),
+    league: Annotated[
+        str | None, typer.Option(help="Only this league's games (default: all).")
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+) -> None:
+    """List stored games: id, match, players, totals, ranks."""
+    from arena.league.store import league_id_by_name, open_db
+
+    if fmt not in ("text", "json"):
+        _fail(f"--format must be text or json, not {fmt!r}")
+    if not db.exists():
+        _fail(f"no database at {db}: run `arena run LEAGUE.toml` first, or give --db PATH")
+    database = open_db(db)
+    try:
+        where, params = "", []
+        if league:
+            league_id, _ = league_id_by_name(database, league)
+            where, params = "WHERE g.league_id = ?", [league_id]
+        rows = [
+            {
+                "id": r["id"],
+                "league": r["league"],
+                "match": r["idx"],
+                "rotation": r["rotation"],
+                "seed": r["seed"],
+                "players": json.loads(r["players"]),
+                "totals": json.loads(r["totals"]),
+                "ranks": json.loads(r["ranks"]),
+            }
+            for r in database.query(
+                "SELECT g.*, m.idx, l.name AS league FROM games g "
+                "JOIN matches m ON g.match_id = m.id JOIN leagues l ON g.league_id = l.id "
+                f"{where} ORDER BY g.id",
+                params,
+            )
+        ]
+    except ArenaError as err:
+        _fail(str(err))
+    finally:
+        database.close()
+    if fmt == "json":
+        typer.echo(json.dumps(rows))
+        return
+    for row in rows:
+        typer.echo(
+            f"{row['id']:>6}  {row['league']}  match {row['match']} rot {row['rotation']}  "
+            + "  ".join(f"{n} {t:+d}" for n, t in zip(row["players"], row["totals"], strict=True))
+        )
 
 
 @bench_app.command("engine")

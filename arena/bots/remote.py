@@ -247,7 +247,9 @@ class RemotePlayer:
         self._decision_id = 0
         self._bank = self.settings.time_bank
         self._close_stream()
-        if (
+        if self._dead is not None and self._dead.kind == "start-failure":
+            pass  # it could not start for this match: do not wait startup_timeout per game
+        elif (
             self._game is None
             or self._game.name != start.game
             or self._options != dict(start.options)
@@ -271,7 +273,11 @@ class RemotePlayer:
         try:
             self.connect(game, options)
         except BotStartError as err:
-            self._dead = BotFault("start-failure", str(err))
+            self.mark_start_failure(err)
+
+    def mark_start_failure(self, err: Exception) -> None:
+        """The bot could not start: every decision of this match is a fallback move."""
+        self._dead = BotFault("start-failure", str(err))
 
     def act(self, decision: Decision) -> Action:
         started = time.monotonic()

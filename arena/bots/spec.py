@@ -16,7 +16,7 @@ from typing import Any
 
 from arena.bots.builtin import make_builtin
 from arena.bots.process import BotProcess, become_subreaper, command_argv
-from arena.bots.remote import RemotePlayer, RemoteSettings
+from arena.bots.remote import BotStartError, RemotePlayer, RemoteSettings
 from arena.errors import ConfigError
 from arena.referee import Player
 
@@ -85,9 +85,14 @@ def started_players(
     log_dir: Path | None = None,
     base_dir: Path | None = None,
     log_prefix: str = "",
+    tolerate_start_failures: bool = False,
 ) -> Iterator[list[Player]]:
     """Players for `specs`, external ones launched together and then handshaken, and
-    every process ended on the way out, whatever happens (Ctrl-C included)."""
+    every process ended on the way out, whatever happens (Ctrl-C included).
+
+    With `tolerate_start_failures` (leagues), a bot that cannot start is not an error:
+    its seat plays fallback moves, each recorded as a `start-failure` fault.
+    """
     become_subreaper()
     log_dir = log_dir or Path("arena-logs")
     players: list[Player] = []
@@ -99,7 +104,12 @@ def started_players(
         for player in remote:
             player.launch()
         for player in remote:
-            player.connect(game, options)
+            try:
+                player.connect(game, options)
+            except (BotStartError, ConfigError) as err:
+                if not tolerate_start_failures:
+                    raise
+                player.mark_start_failure(err)
         yield players
     finally:
         for player in players:
