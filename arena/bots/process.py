@@ -237,6 +237,21 @@ def _reap(pids: set[int]) -> None:
             time.sleep(0.01)
 
 
+def kill_all_now() -> None:
+    """SIGKILL every bot this process runs, and their descendants, without waiting or
+    locking: for a process that is about to exit abruptly (a signal handler)."""
+    for bot in list(_live):
+        pid = bot.pid
+        if pid <= 0:
+            continue
+        victims = descendants(pid) | bot._orphans()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pid, signal.SIGKILL)
+        for victim in victims:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(victim, signal.SIGKILL)
+
+
 def stop_all() -> None:
     """End every bot process still running (at exit, or when the referee is stopped)."""
     with _live_lock:

@@ -1,0 +1,1 @@
+"""Leagues: league files, schedules, storage, ratings, the runner and the tables."""

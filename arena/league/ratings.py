@@ -1,0 +1,138 @@
+"""TrueSkill ratings for a league, fed once per seat-rotated match (or once per game).
+
+Ratings are a pure function of the stored results taken in schedule order, so they
+are the same whatever order parallel matches finished in, and a resumed league
+recomputes exactly what an uninterrupted one would have. Only the stored prefix of the
+schedule with no gap is rated; a match stored beyond a gap waits for the gap to fill.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlite_utils
+import trueskill
+
+from arena.league.config import Ratings
+
+
+@dataclass
+class GameOutcome:
+    rotation: int
+    totals: dict[str, int]  # entrant -> total in this game
+    faults: dict[str, int]  # entrant -> faults in this game
+
+
+@dataclass
+class MatchOutcome:
+    idx: int
+    entrants: list[str]
+    games: list[GameOutcome] = field(default_factory=list)
+
+
+def load_outcomes(db: sqlite_utils.Database, league_id: int) -> dict[int, MatchOutcome]:
+    """Every stored match's results, by schedule index."""
+    outcomes: dict[int, MatchOutcome] = {}
+    games: dict[int, GameOutcome] = {}
+    rows = db.query(
+        """SELECT m.idx, m.entrants, g.id AS game_id, g.rotation, r.entrant, r.total, r.faults
+           FROM results r JOIN games g ON r.game_id = g.id JOIN matches m ON r.match_id = m.id
+           WHERE r.league_id = ? ORDER BY m.idx, g.rotation, r.seat""",
+        [league_id],
+    )
+    import json
+
+    for row in rows:
+        match = outcomes.get(row["idx"])
+        if match is None:
+            match = outcomes[row["idx"]] = MatchOutcome(row["idx"], json.loads(row["entrants"]))
+        game = games.get(row["game_id"])
+        if game is None:
+            game = games[row["game_id"]] = GameOutcome(row["rotation"], {}, {})
+            match.games.append(game)
+        game.totals[row["entrant"]] = row["total"]
+        game.faults[row["entrant"]] = row["faults"]
+    return outcomes
+
+
+def ranking(
+    entrants: Sequence[str], totals: dict[str, int], faults: dict[str, int], forfeit: int
+) -> list[int]:
+    """TrueSkill ranks (0 is best, ties equal) of `entrants` by total; an entrant whose
+    faults reached `forfeit` is ranked last (forfeiters tie among themselves)."""
+    keyed = [
+        (1 if faults.get(e, 0) >= forfeit else 0, -totals[e]) for e in entrants
+    ]  # smaller is better
+    return [sum(1 for other in keyed if other < mine) for mine in keyed]
+
+
+class Rater:
+    """The league's TrueSkill environment and current ratings."""
+
+    def __init__(self, params: Ratings, entrants: Iterable[str], rate_by: str, forfeit: int):
+        self.env = trueskill.TrueSkill(
+            mu=params.mu,
+            sigma=params.sigma,
+            beta=params.beta,
+            tau=params.tau,
+            draw_probability=params.draw_probability,
+            backend=None,
+        )
+        self.ratings = {name: self.env.create_rating() for name in entrants}
+        self.rate_by = rate_by
+        self.forfeit = forfeit
+        self.steps = 0
+
+    def apply(self, match: MatchOutcome) -> list[dict[str, Any]]:
+        """Update from one match; returns the rating-history rows it adds."""
+        rows: list[dict[str, Any]] = []
+        entrants = match.entrants
+        if self.rate_by == "game":
+            updates = [(g.rotation, g.totals, g.faults) for g in match.games]
+        else:
+            totals = {e: sum(g.totals[e] for g in match.games) for e in entrants}
+            faults = {e: sum(g.faults[e] for g in match.games) for e in entrants}
+            updates = [(-1, totals, faults)]
+        for rotation, totals, faults in updates:
+            ranks = ranking(entrants, totals, faults, self.forfeit)
+            groups = [(self.ratings[e],) for e in entrants]
+            new = self.env.rate(groups, ranks=ranks)
+            self.steps += 1
+            for entrant, (rating,) in zip(entrants, new, strict=True):
+                self.ratings[entrant] = rating
+                rows.append(
+                    {
+                        "step": self.steps,
+                        "match_idx": match.idx,
+                        "rotation": rotation,
+                        "entrant": entrant,
+                        "mu": rating.mu,
+                        "sigma": rating.sigma,
+                    }
+                )
+        return rows
+
+
+def rate_prefix(
+    outcomes: dict[int, MatchOutcome], rater: Rater, start: int = 0
+) -> tuple[int, list[dict[str, Any]]]:
+    """Apply stored matches start, start+1, ... while there is no gap; returns the next
+    index to rate and the history rows added."""
+    rows: list[dict[str, Any]] = []
+    idx = start
+    while idx in outcomes:
+        rows += rater.apply(outcomes[idx])
+        idx += 1
+    return idx, rows
+
+
+def separated(rater: Rater, entrants: Sequence[str]) -> bool:
+    """Whether every entrant's interval mu +/- 3 sigma is clear of its neighbours'."""
+    ordered = sorted(entrants, key=lambda e: -rater.ratings[e].mu)
+    for upper, lower in zip(ordered, ordered[1:], strict=False):
+        a, b = rater.ratings[upper], rater.ratings[lower]
+        if a.mu - 3 * a.sigma <= b.mu + 3 * b.sigma:
+            return False
+    return True

@@ -1,0 +1,132 @@
+"""League tables from a league database: ratings, scores, margins, faults.
+
+The rating shown is conservative (mu - 3 sigma): a newcomer with few matches is not
+placed above an entrant whose strength is known. The duplicate margin compares an
+entrant with the others who held the same cards in the same seat (TRIX.md T-2.2), so
+card luck does not count.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import sqlite_utils
+
+from arena.league.config import Ratings
+from arena.league.ratings import Rater, load_outcomes, rate_prefix
+
+FORMATS = ("text", "markdown", "csv", "json")
+SHORT = {"king-of-hearts": "KH", "diamonds": "D", "queens": "Q", "no-tricks": "NT", "trix": "T"}
+
+
+def league_rows(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any]]:
+    """One dict per entrant, best first, with the JSON keys of `arena table --format json`."""
+    league = db["leagues"].get(league_id)
+    settings = json.loads(league["settings"])
+    entrants = settings["entrants"]
+    rater = Rater(
+        Ratings(**settings["ratings"]), entrants, settings["rate_by"], settings["forfeit_faults"]
+    )
+    rate_prefix(load_outcomes(db, league_id), rater)
+    stats = {
+        row["entrant"]: row
+        for row in db.query(
+            """SELECT entrant, COUNT(DISTINCT match_id) AS matches, COUNT(*) AS games,
+                      AVG(total) AS mean_score, SUM(faults) AS faults
+               FROM results WHERE league_id = ? GROUP BY entrant""",
+            [league_id],
+        )
+    }
+    margins = {
+        row["entrant"]: row["margin"]
+        for row in db.query(
+            """SELECT r.entrant, AVG(r.total - (
+                   SELECT AVG(o.total) FROM results o
+                   WHERE o.match_id = r.match_id AND o.seat = r.seat AND o.entrant != r.entrant
+               )) AS margin
+               FROM results r WHERE r.league_id = ? GROUP BY r.entrant""",
+            [league_id],
+        )
+    }
+    per_contract: dict[str, dict[str, float]] = {}
+    for row in db.query(
+        """SELECT d.entrant, d.contract, AVG(d.score) AS mean
+           FROM deal_scores d JOIN games g ON d.game_id = g.id
+           WHERE g.league_id = ? GROUP BY d.entrant, d.contract ORDER BY d.contract""",
+        [league_id],
+    ):
+        per_contract.setdefault(row["entrant"], {})[row["contract"]] = round(row["mean"], 2)
+    rows = []
+    for name in entrants:
+        rating = rater.ratings[name]
+        stat = stats.get(name, {})
+        rows.append(
+            {
+                "name": name,
+                "rating": round(rating.mu - 3 * rating.sigma, 3),
+                "mu": round(rating.mu, 3),
+                "sigma": round(rating.sigma, 3),
+                "matches": stat.get("matches", 0),
+                "games": stat.get("games", 0),
+                "mean_score": round(stat["mean_score"], 2) if stat else 0.0,
+                "duplicate_margin": round(margins[name], 2)
+                if margins.get(name) is not None
+                else 0.0,  # fmt: skip
+                "per_contract": per_contract.get(name, {}),
+                "faults": stat.get("faults", 0) or 0,
+            }
+        )
+    rows.sort(key=lambda r: (-r["rating"], -r["mu"], r["name"]))
+    return [{"place": i, **row} for i, row in enumerate(rows, start=1)]
+
+
+COLUMNS = (
+    ("place", "place"), ("name", "name"), ("rating", "rating"), ("mu", "mu"),
+    ("sigma", "sigma"), ("matches", "matches"), ("games", "games"),
+    ("mean_score", "score/game"), ("duplicate_margin", "margin/game"),
+    ("per_contract", "per contract (mean deal score)"), ("faults", "faults"),
+)  # fmt: skip
+
+
+def _cell(key: str, value: Any) -> str:
+    if key == "per_contract":
+        return " ".join(f"{SHORT.get(c, c)} {v:+.1f}" for c, v in value.items())
+    if isinstance(value, float):
+        return f"{value:+.2f}" if key in ("mean_score", "duplicate_margin") else f"{value:.2f}"
+    return str(value)
+
+
+def render(rows: Sequence[dict[str, Any]], fmt: str) -> str:
+    """The table in one of FORMATS."""
+    if fmt == "json":
+        return json.dumps(list(rows), indent=1)
+    header = [title for _, title in COLUMNS]
+    body = [[_cell(key, row[key]) for key, _ in COLUMNS] for row in rows]
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow([key for key, _ in COLUMNS])
+        for row in rows:
+            writer.writerow(
+                [json.dumps(row[k]) if k == "per_contract" else row[k] for k, _ in COLUMNS]
+            )
+        return out.getvalue().rstrip("\n")
+    if fmt == "markdown":
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(cells) + " |" for cells in body]
+        return "\n".join(lines)
+    widths = [max(len(h), *(len(r[i]) for r in body)) if body else len(h)
+              for i, h in enumerate(header)]  # fmt: skip
+    numeric = {0, 2, 3, 4, 5, 6, 7, 8, 10}
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(
+            c.rjust(w) if i in numeric else c.ljust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
+
+    return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in body])

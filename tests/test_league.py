@@ -1,0 +1,354 @@
+"""Leagues: league files, storage, resume, ratings in schedule order, tables."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import trueskill
+from typer.testing import CliRunner
+
+from arena.cli import app
+from arena.errors import ConfigError
+from arena.league.config import load_league
+from arena.league.ratings import GameOutcome, MatchOutcome, Rater, ranking, rate_prefix, separated
+from arena.league.runner import league_schedule, run_league
+from arena.league.store import open_db
+from arena.league.table import league_rows, render
+from tests.independent.trix_checker import check_replay
+
+ROOT = Path(__file__).resolve().parent.parent
+RANDOM_BOT = ROOT / "sample_bots" / "random_bot.py"
+
+LEAGUE = """
+[league]
+name = "{name}"
+game = "trix"
+seed = {seed}
+schedule = "round-robin"
+rounds = {rounds}
+
+[rules]
+kingdoms = 1
+
+[limits]
+move_timeout = 2.0
+
+[[entrant]]
+name = "first"
+bot = "builtin:first"
+
+[[entrant]]
+name = "random-a"
+bot = "builtin:random"
+
+[[entrant]]
+name = "random-b"
+bot = "builtin:random"
+
+[[entrant]]
+name = "random-py"
+bot = "python {random_bot}"
+
+[[entrant]]
+name = "first-b"
+bot = "builtin:first"
+"""
+
+
+def write_league(folder: Path, name="t", seed=7, rounds=1, **extra) -> Path:
+    text = LEAGUE.format(name=name, seed=seed, rounds=rounds, random_bot=RANDOM_BOT)
+    for old, new in extra.items():
+        text = text.replace(old, new)
+    path = folder / f"{name}.toml"
+    path.write_text(text)
+    return path
+
+
+def test_league_file_errors_name_file_key_and_what_is_allowed(tmp_path) -> None:
+    cases = {
+        'schedule = "round-robin"': ('schedule = "swiss"', "schedule", "round-robin"),
+        "seed = 7": ("seed = 1.5", "seed", "integer"),
+        "rounds = 1": ("rounds = 0", "rounds", "at least 1"),
+        "kingdoms = 1": ("kingdoms = 9", "kingdoms", "1, 2, 3 or 4"),
+        "move_timeout = 2.0": ("move_timeout = -1", "move_timeout", "positive"),
+        'game = "trix"': ('game = "chess"', "game", "trix"),
+        "[limits]": ("[limits]\nspeed = 3", "speed", "known keys"),
+    }
+    for old, (new, key, allowed) in cases.items():
+        path = write_league(tmp_path, **{old: new})
+        with pytest.raises(ConfigError) as err:
+            load_league(path)
+        text = str(err.value)
+        assert str(path) in text and key in text and allowed in text, text
+    path = write_league(tmp_path, **{'name = "random-b"': 'name = "first"'})
+    with pytest.raises(ConfigError, match="unique"):
+        load_league(path)
+    with pytest.raises(ConfigError, match="no such league file"):
+        load_league(tmp_path / "missing.toml")
+
+
+def test_relative_bot_paths_resolve_against_the_league_folder(tmp_path) -> None:
+    from arena.bots.process import command_argv
+
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "b.py").write_text("")
+    argv = command_argv("python bots/b.py --x", tmp_path)
+    assert argv[1] == str((tmp_path / "bots" / "b.py").resolve()) and argv[2] == "--x"
+
+
+def _games(db_path: Path) -> list[tuple]:
+    db = sqlite3.connect(db_path)
+    try:
+        rows = db.execute(
+            "SELECT m.idx, g.rotation, g.players, g.totals, g.replay FROM games g "
+            "JOIN matches m ON g.match_id = m.id ORDER BY m.idx, g.rotation"
+        ).fetchall()
+    finally:
+        db.close()
+    return rows
+
+
+def _final_ratings(db_path: Path) -> dict:
+    db = open_db(db_path)
+    try:
+        return {r["name"]: (r["mu"], r["sigma"]) for r in league_rows(db, 1)}
+    finally:
+        db.close()
+
+
+def test_a_league_is_stored_whole_and_the_same_with_one_or_two_workers(tmp_path) -> None:
+    path = write_league(tmp_path)
+    one = run_league(path, tmp_path / "one.db", workers=1)
+    two = run_league(path, tmp_path / "two.db", workers=2)
+    assert one.played == two.played == 5 == len(league_schedule(load_league(path)))
+    games_one, games_two = _games(tmp_path / "one.db"), _games(tmp_path / "two.db")
+    assert len(games_one) == 5 * 4
+    assert games_one == games_two
+    assert _final_ratings(tmp_path / "one.db") == _final_ratings(tmp_path / "two.db")
+    for *_, replay in games_one:
+        assert check_replay(json.loads(replay)) == []
+    db = sqlite3.connect(tmp_path / "one.db")
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert db.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 20 * 4
+    assert db.execute("SELECT COUNT(*) FROM deal_scores").fetchone()[0] == 20 * 5 * 4
+    assert db.execute("SELECT version FROM schema_migrations").fetchall() == [(1,)]
+    steps = db.execute("SELECT COUNT(DISTINCT step) FROM ratings").fetchone()[0]
+    assert steps == 5  # one update per match
+    db.close()
+
+
+def test_each_seat_holds_each_bot_once_per_match(tmp_path) -> None:
+    run_league(write_league(tmp_path), tmp_path / "a.db", workers=1)
+    by_match: dict[int, list] = {}
+    for idx, _rotation, players, _totals, replay in _games(tmp_path / "a.db"):
+        by_match.setdefault(idx, []).append((json.loads(players), json.loads(replay)))
+    for games in by_match.values():
+        seatings = [players for players, _ in games]
+        for seat in range(4):
+            assert len({p[seat] for p in seatings}) == 4  # each bot once in each seat
+        hands = {json.dumps(r["deals"][0]["hands"]) for _, r in games}
+        assert len(hands) == 1  # the same deals in every rotation
+
+
+def test_resume_never_replays_a_stored_match(tmp_path) -> None:
+    path = write_league(tmp_path)
+    db_path = tmp_path / "r.db"
+    run_league(path, db_path, workers=1)
+    again = run_league(path, db_path, workers=1)
+    assert again.played == 0 and again.already_stored == 5
+    db = sqlite3.connect(db_path)
+    db.execute("DELETE FROM deal_scores WHERE game_id IN (SELECT id FROM games WHERE match_id = "
+               "(SELECT id FROM matches WHERE idx = 3))")  # fmt: skip
+    for table in ("results", "faults"):
+        db.execute(f"DELETE FROM {table} WHERE match_id = (SELECT id FROM matches WHERE idx = 3)")
+    db.execute("DELETE FROM games WHERE match_id = (SELECT id FROM matches WHERE idx = 3)")
+    db.execute("DELETE FROM matches WHERE idx = 3")
+    db.commit()
+    db.close()
+    resumed = run_league(path, db_path, workers=1)
+    assert resumed.played == 1 and resumed.already_stored == 4
+    assert _games(db_path) == _games_of_fresh_run(path, tmp_path)
+
+
+def _games_of_fresh_run(path: Path, tmp_path: Path) -> list[tuple]:
+    fresh = tmp_path / "fresh.db"
+    if not fresh.exists():
+        run_league(path, fresh, workers=1)
+    return _games(fresh)
+
+
+def test_a_changed_league_file_is_refused_naming_the_setting(tmp_path) -> None:
+    path = write_league(tmp_path)
+    run_league(path, tmp_path / "c.db", workers=1)
+    write_league(tmp_path, seed=8)
+    with pytest.raises(ConfigError, match="seed"):
+        run_league(path, tmp_path / "c.db", workers=1)
+    write_league(tmp_path, **{"kingdoms = 1": "kingdoms = 2"})
+    with pytest.raises(ConfigError, match="rules"):
+        run_league(path, tmp_path / "c.db", workers=1)
+    write_league(tmp_path, **{"move_timeout = 2.0": "move_timeout = 3.0"})
+    assert run_league(path, tmp_path / "c.db", workers=1).played == 0  # limits may change
+
+
+def _bot_processes(marker: str) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    if marker.encode() in f.read():
+                        found.append(int(entry))
+            except OSError:
+                continue
+    return found
+
+
+def test_kill_9_halfway_then_resume_equals_an_uninterrupted_run(tmp_path) -> None:
+    bot = tmp_path / "killtest_random_bot.py"  # a unique path, to find its processes
+    bot.write_text(RANDOM_BOT.read_text())
+    path = write_league(tmp_path, rounds=2, **{f"python {RANDOM_BOT}": f"python {bot}"})
+    db_path = tmp_path / "k.db"
+    command = [sys.executable, "-m", "arena.cli", "run", str(path), "--db", str(db_path),
+               "--workers", "2"]  # fmt: skip
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        stored = 0
+        while time.monotonic() < deadline and stored < 3:
+            time.sleep(0.2)
+            if db_path.exists():
+                with sqlite3.connect(db_path, timeout=5) as db:
+                    try:
+                        stored = db.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+                    except sqlite3.OperationalError:
+                        stored = 0
+        assert 3 <= stored < 10, f"stored {stored} matches before the kill"
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)
+    for _ in range(150):  # workers die with the main process and end their bots
+        if not _bot_processes(str(bot)):
+            break
+        time.sleep(0.1)
+    assert _bot_processes(str(bot)) == []
+    db = sqlite3.connect(db_path)
+    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    db.close()
+    resumed = run_league(path, db_path, workers=2)
+    assert resumed.already_stored + resumed.played == 10
+    uninterrupted = tmp_path / "u.db"
+    run_league(path, uninterrupted, workers=1)
+    assert _games(db_path) == _games(uninterrupted)
+    assert _final_ratings(db_path) == _final_ratings(uninterrupted)
+
+
+def test_ratings_follow_schedule_order_not_finish_order() -> None:
+    def outcome(idx: int, winner: str) -> MatchOutcome:
+        entrants = ["a", "b", "c", "d"]
+        totals = {e: (100 if e == winner else 0) for e in entrants}
+        return MatchOutcome(idx, entrants, [GameOutcome(-1, totals, dict.fromkeys(entrants, 0))])
+
+    from arena.league.config import Ratings
+
+    outcomes = {0: outcome(0, "a"), 1: outcome(1, "b"), 2: outcome(2, "c")}
+    first = Rater(Ratings(), "abcd", "match", 1)
+    next_idx, _ = rate_prefix(outcomes, first)
+    assert next_idx == 3
+    # The same matches arriving 2, 0, 1 give the same ratings; 2 waits for 1.
+    second = Rater(Ratings(), "abcd", "match", 1)
+    partial = {2: outcomes[2], 0: outcomes[0]}
+    idx, rows = rate_prefix(partial, second)
+    assert idx == 1 and {r["match_idx"] for r in rows} == {0}
+    partial[1] = outcomes[1]
+    idx, _ = rate_prefix(partial, second, idx)
+    assert idx == 3
+    assert {k: (v.mu, v.sigma) for k, v in first.ratings.items()} == {
+        k: (v.mu, v.sigma) for k, v in second.ratings.items()
+    }
+
+
+def test_ranking_ties_and_forfeits() -> None:
+    entrants = ["a", "b", "c", "d"]
+    totals = {"a": 10, "b": 5, "c": 5, "d": 0}
+    assert ranking(entrants, totals, dict.fromkeys(entrants, 0), 1) == [0, 1, 1, 3]
+    faults = {"a": 1, "b": 0, "c": 0, "d": 0}  # a reached forfeit_faults = 1: last
+    assert ranking(entrants, totals, faults, 1) == [3, 0, 0, 2]
+    assert ranking(entrants, totals, faults, 2) == [0, 1, 1, 3]
+
+
+def test_a_forfeit_is_rated_as_last_place() -> None:
+    from arena.league.config import Ratings
+
+    entrants = ["a", "b", "c", "d"]
+    totals = {"a": 500, "b": 0, "c": 0, "d": 0}
+    match = MatchOutcome(0, entrants, [GameOutcome(-1, totals, {"a": 1, "b": 0, "c": 0, "d": 0})])
+    rater = Rater(Ratings(), entrants, "match", 1)
+    rater.apply(match)
+    assert rater.ratings["a"].mu < min(rater.ratings[e].mu for e in "bcd")
+
+
+def test_separation_rule() -> None:
+    from arena.league.config import Ratings
+
+    rater = Rater(Ratings(), ["a", "b"], "match", 1)
+    assert not separated(rater, ["a", "b"])
+    rater.ratings["a"] = trueskill.Rating(40, 1)
+    rater.ratings["b"] = trueskill.Rating(30, 1)
+    assert separated(rater, ["a", "b"])
+    rater.ratings["b"] = trueskill.Rating(35, 1)
+    assert not separated(rater, ["a", "b"])
+
+
+def test_table_json_keys_and_formats(tmp_path) -> None:
+    path = write_league(tmp_path)
+    run_league(path, tmp_path / "t.db", workers=1)
+    db = open_db(tmp_path / "t.db")
+    rows = league_rows(db, 1)
+    db.close()
+    assert [r["place"] for r in rows] == [1, 2, 3, 4, 5]
+    for row in rows:
+        assert set(row) >= {"place", "name", "rating", "mu", "sigma", "matches", "games",
+                            "mean_score", "duplicate_margin", "per_contract", "faults"}  # fmt: skip
+        assert row["rating"] == pytest.approx(row["mu"] - 3 * row["sigma"], abs=0.01)
+        assert row["matches"] == 4 and row["games"] == 16
+        assert set(row["per_contract"]) == {
+            "king-of-hearts", "diamonds", "queens", "no-tricks", "trix"
+        }  # fmt: skip
+    assert sorted(r["rating"] for r in rows) == [r["rating"] for r in rows][::-1]
+    # Duplicate margins: over a whole round robin the margins sum to about zero.
+    assert abs(sum(r["duplicate_margin"] for r in rows)) < 1e-6 * 1000 + 5
+    runner = CliRunner()
+    for fmt in ("text", "markdown", "csv", "json"):
+        out = runner.invoke(app, ["table", "--db", str(tmp_path / "t.db"), "--format", fmt])
+        assert out.exit_code == 0, out.output
+        assert rows[0]["name"] in out.output
+    assert (
+        json.loads(
+            runner.invoke(app, ["table", "--db", str(tmp_path / "t.db"), "--format", "json"]).output
+        )
+        == rows
+    )
+    assert render(rows, "markdown").startswith("| place |")
+    games = json.loads(
+        runner.invoke(app, ["games", "--db", str(tmp_path / "t.db"), "--format", "json"]).output
+    )
+    assert len(games) == 20 and set(games[0]) >= {"id", "match", "players", "totals", "ranks"}
+    shown = runner.invoke(
+        app, ["replay", str(games[5]["id"]), "--db", str(tmp_path / "t.db"), "--format", "json"]
+    )
+    replay = json.loads(shown.output)
+    assert check_replay(replay) == [] and replay["totals"] == games[5]["totals"]
+    text = runner.invoke(app, ["replay", str(games[5]["id"]), "--db", str(tmp_path / "t.db")])
+    assert "Deal  5" in text.output
