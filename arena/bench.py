@@ -205,3 +205,28 @@ def bench_referee(games: int = 6, transport: str = "stream") -> RefereeFigures:
     finally:
         echo.close()
     return RefereeFigures(games, decisions, seconds, referee_seconds, size, bare)
+
+
+def bench_league(matches: int = 12, workers: int = 2) -> tuple[int, float]:
+    """A league of four external random bots into a fresh database; (games, seconds).
+
+    Everything is included: bot start-up for every match, storage and ratings."""
+    import tempfile
+    from pathlib import Path
+
+    from arena.league.runner import run_league
+
+    bot = Path(__file__).resolve().parent.parent / "sample_bots" / "random_bot.py"
+    folder = Path(tempfile.mkdtemp(prefix="arena-bench-league-"))
+    entrants = "".join(
+        f'\n[[entrant]]\nname = "random-{i}"\nbot = "python {bot}"\n' for i in range(4)
+    )
+    league = folder / "bench.toml"
+    league.write_text(
+        '[league]\nname = "bench"\ngame = "trix"\nseed = 1\nschedule = "round-robin"\n'
+        f"rounds = {matches}\n" + entrants
+    )
+    start = time.perf_counter()
+    summary = run_league(league, folder / "bench.db", workers=workers)
+    seconds = time.perf_counter() - start
+    return summary.played * 4, seconds

@@ -465,6 +465,22 @@ def bench_referee_cmd(
         _fail(str(err))
 
 
+@bench_app.command("league")
+def bench_league_cmd(
+    matches: Annotated[int, typer.Option(min=1, help="Seat-rotated matches (4 games each).")] = 12,
+    workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 2,
+) -> None:
+    """A league of four external random bots into a fresh database: games per minute,
+    everything included (bot start-up, storage, ratings)."""
+    from arena.bench import bench_league
+
+    games, seconds = bench_league(matches, workers)
+    typer.echo(
+        f"{games} games in {seconds:.1f} s with {workers} workers: "
+        f"{games / seconds * 60:.0f} games per minute"
+    )
+
+
 @app.command()
 def version() -> None:
     """Print the arena's version."""
