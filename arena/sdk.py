@@ -110,7 +110,8 @@ class Bot:
         raise NotImplementedError
 
     def on_deal_end(self, deal: dict[str, Any], game: dict[str, Any]) -> None:
-        """A deal ended; `deal` holds the hands as dealt, events and scores. Optional."""
+        """A deal ended; `deal` holds the hands as dealt, events and scores. Optional:
+        a bot that overrides this (or on_game_end) is sent the notices."""
 
     def on_game_end(self, totals: list[int], ranks: list[int], game: dict[str, Any]) -> None:
         """A game ended. Optional."""
@@ -130,8 +131,15 @@ class _Servicer(pb_grpc.BotServicer):
             )
         elif bot.games and request.game not in bot.games:
             error = f"{bot.name} plays {', '.join(bot.games)}, not {request.game}"
+        wants = type(bot).on_deal_end is not Bot.on_deal_end or (
+            type(bot).on_game_end is not Bot.on_game_end
+        )
         return pb.HelloReply(
-            name=bot.name, version=bot.version, protocol_version=PROTOCOL_VERSION, error=error
+            name=bot.name,
+            version=bot.version,
+            protocol_version=PROTOCOL_VERSION,
+            error=error,
+            notices=wants,
         )
 
     def _decide(self, request: pb.DecisionRequest) -> pb.DecisionReply:

@@ -3,6 +3,7 @@ restarts, clean-up and information hiding (TRIX.md T-8)."""
 
 from __future__ import annotations
 
+import json
 import os
 import struct
 import sys
@@ -226,3 +227,34 @@ def test_grpc_specs_reach_a_running_bot(tmp_path) -> None:
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+@pytest.mark.parametrize("transport", ["stream", "unary"])
+def test_notices_reach_a_bot_that_asks_for_them(tmp_path, transport) -> None:
+    """T-8.2: after each deal the hands as dealt; after the game the totals."""
+    notes = tmp_path / "notes.jsonl"
+    spec = f"python {Path(__file__).parent / 'bots' / 'learning_bot.py'} {notes}"
+    result, _, _ = play_with(spec, tmp_path, transport=transport)
+    for _ in range(100):  # notices are fire-and-forget: give the last one a moment
+        lines = notes.read_text().splitlines() if notes.exists() else []
+        if any("game_end" in line for line in lines):
+            break
+        time.sleep(0.02)
+    records = [json.loads(line) for line in lines]
+    deals = [r["deal_end"] for r in records if "deal_end" in r]
+    assert [d["number"] for d in deals] == [1, 2, 3, 4, 5]
+    for deal, stored in zip(deals, result.replay["deals"], strict=True):
+        assert deal["hands"] == stored["hands"] and deal["scores"] == stored["scores"]
+        assert len(deal["events"]) == len(stored["events"])
+    assert records[-1] == {"game_end": {"totals": result.totals, "ranks": result.ranks}}
+
+
+def test_bots_that_do_not_ask_get_no_notices(tmp_path) -> None:
+    record = tmp_path / "requests.bin"
+    play_with(scripted("--record", str(record)), tmp_path)
+    # The scripted bot records every decision request; a notice would fail to parse
+    # as one or show up as an extra message. Its HelloReply leaves notices off.
+    from arena.bots.remote import RemotePlayer as Remote
+
+    assert Remote.wants_notices is False
+    assert all(r.observation.seat == 0 for r in _requests(record))

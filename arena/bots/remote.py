@@ -64,10 +64,16 @@ class RemoteSettings:
 
 
 class _Watchdog:
-    """Cancels the current call when its decision's time is up (one thread per bot)."""
+    """Cancels the current call when its decision's time is up (one thread per bot).
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
+    It polls at a fixed interval instead of being woken for every decision: a wake-up
+    per decision costs the referee more CPU than the whole engine. The answer itself
+    is timed exactly (`RemotePlayer._act` discards a late one); the interval only
+    bounds how long a hanging bot can hold a game up past its deadline.
+    """
+
+    def __init__(self, interval: float) -> None:
+        self.interval = interval
         self._deadline = 0.0
         self._call: Any = None
         self.fired = False
@@ -86,18 +92,14 @@ class _Watchdog:
 
     def _run(self) -> None:
         while not self._stop:
-            deadline = self._deadline
-            now = time.monotonic()
-            if deadline and now >= deadline:
-                call = self._call
-                if call is not None and self._deadline == deadline:
+            time.sleep(self.interval)
+            deadline, call = self._deadline, self._call
+            if deadline and call is not None and time.monotonic() >= deadline:
+                if self._deadline == deadline:
                     self.fired = True
                     with contextlib.suppress(Exception):
                         call.cancel()
                     self._deadline = 0.0
-                time.sleep(0.001)
-            else:
-                time.sleep(0.002 if deadline else 0.01)
 
     def close(self) -> None:
         self._stop = True
@@ -106,7 +108,7 @@ class _Watchdog:
 class RemotePlayer:
     """A seat played by a bot over gRPC, started by the referee or already running."""
 
-    wants_notices = True
+    wants_notices = False  # set by the handshake: HelloReply.notices
 
     def __init__(
         self,
@@ -135,7 +137,7 @@ class RemotePlayer:
         self._restarts = 0
         self._dead: BotFault | None = None
         self._bank = 0.0
-        self._watchdog = _Watchdog()
+        self._watchdog = _Watchdog(min(0.05, self.settings.move_timeout / 10))
         self._queue: queue.SimpleQueue[bytes | None] | None = None
         self._call: Any = None
         self._game_seq = 0
@@ -192,6 +194,7 @@ class RemotePlayer:
             )
         self.name = reply.name or self.name
         self.version = reply.version
+        self.wants_notices = reply.notices
         self._dead = None
 
     def _start_problem(self, what: str) -> str:
@@ -452,11 +455,22 @@ class RemotePlayer:
             self._stub_notify(field(number - 1, body), timeout=self.settings.move_timeout)
 
     def _close_stream_gracefully(self) -> None:
-        """End the game's stream from our side; the bot ends its side when it has read."""
+        """End the game's stream from our side and wait (at most move_timeout) for the
+        bot to end its side, so that it has read every notice before its match ends."""
+        call = self._call
         if self._queue is not None:
             self._queue.put(None)
         self._queue = None
         self._call = None
+        if call is not None:
+            self._watchdog.arm(time.monotonic() + self.settings.move_timeout, call)
+            try:
+                for _ in call:  # a well-behaved bot sends nothing more
+                    pass
+            except grpc.RpcError:
+                pass  # cancelled by the watchdog, or the bot went away: nothing to record
+            finally:
+                self._watchdog.disarm()
 
     def close(self) -> None:
         """End the stream, the channel, and (if the referee started it) the bot."""

@@ -34,16 +34,18 @@ class HelloRequest(_message.Message):
     def __init__(self, protocol_version: _Optional[int] = ..., game: _Optional[str] = ..., seats: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class HelloReply(_message.Message):
-    __slots__ = ("name", "version", "protocol_version", "error")
+    __slots__ = ("name", "version", "protocol_version", "error", "notices")
     NAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
+    NOTICES_FIELD_NUMBER: _ClassVar[int]
     name: str
     version: str
     protocol_version: int
     error: str
-    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., error: _Optional[str] = ...) -> None: ...
+    notices: bool
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., error: _Optional[str] = ..., notices: _Optional[bool] = ...) -> None: ...
 
 class GameInfo(_message.Message):
     __slots__ = ("game", "game_id", "seat", "seed", "players", "options")

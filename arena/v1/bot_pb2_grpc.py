@@ -86,7 +86,7 @@ class BotServicer:
 
     def Notify(self, request, context):
         """End-of-deal and end-of-game notices in unary mode (in stream mode they travel on
-        the stream). A bot may ignore them.
+        the stream), sent only to a bot whose HelloReply asked for them.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
