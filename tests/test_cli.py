@@ -68,11 +68,14 @@ def test_play_errors_say_what_to_do(args, message) -> None:
     assert message in result.output
 
 
-def test_demo_prints_a_full_game() -> None:
-    result = runner.invoke(app, ["demo"])
-    assert result.exit_code == 0
-    assert result.output.count("Deal ") == 20
-    assert "place" in result.output
+def test_demo_runs_the_demo_league_and_the_heuristic_bot_leads(tmp_path) -> None:
+    result = runner.invoke(app, ["demo", "--db", str(tmp_path / "demo.db")])
+    assert result.exit_code == 0, result.output
+    table = result.output[result.output.index("place") :].splitlines()[2:]
+    order = [line.split()[1] for line in table]
+    assert len(order) == 5 and order[0] == "greedy"
+    assert order.index("greedy") < order.index("random-py")
+    assert order.index("greedy") < order.index("random-js")
 
 
 def test_replay_command_prints_text_and_json(tmp_path) -> None:
