@@ -352,3 +352,38 @@ def test_table_json_keys_and_formats(tmp_path) -> None:
     assert check_replay(replay) == [] and replay["totals"] == games[5]["totals"]
     text = runner.invoke(app, ["replay", str(games[5]["id"]), "--db", str(tmp_path / "t.db")])
     assert "Deal  5" in text.output
+
+
+def test_ctrl_c_stops_cleanly_and_ends_every_bot(tmp_path) -> None:
+    bot = tmp_path / "ctrlc_random_bot.py"
+    bot.write_text(RANDOM_BOT.read_text())
+    path = write_league(tmp_path, rounds=3, **{f"python {RANDOM_BOT}": f"python {bot}"})
+    db_path = tmp_path / "i.db"
+    command = [sys.executable, "-m", "arena.cli", "run", str(path), "--db", str(db_path),
+               "--workers", "2"]  # fmt: skip
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not _bot_processes(str(bot)):
+            time.sleep(0.1)
+        assert _bot_processes(str(bot)), "no bot started"
+        os.killpg(process.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+    assert process.returncode == 130
+    assert b"interrupted" in err and b"Traceback" not in err
+    for _ in range(50):
+        if not _bot_processes(str(bot)):
+            break
+        time.sleep(0.1)
+    assert _bot_processes(str(bot)) == []
+    db = sqlite3.connect(db_path)
+    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    for (games,) in db.execute("SELECT COUNT(*) FROM games GROUP BY match_id"):
+        assert games == 4  # every stored match is whole
+    db.close()
