@@ -193,10 +193,10 @@ def play(
                         + "  ".join(f"{n} {t:+d}" for n, t in zip(names, totals, strict=True))
                     )
             if not as_json:
-                per_bot = played // game_obj.seats * game_obj.seats // len(sums) or 1
+                # every bot sits at the table in every game of every match
                 typer.echo(
-                    f"mean score per game over {matches} matches: "
-                    + "  ".join(f"{n} {t / per_bot:+.1f}" for n, t in sums.items())
+                    f"mean score per game over {matches} matches ({played} games): "
+                    + "  ".join(f"{n} {t / played:+.1f}" for n, t in sums.items())
                 )
             return
         with started_players(bots, game, game_obj.options_dict(options), remote, logs) as players:

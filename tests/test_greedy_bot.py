@@ -1,0 +1,281 @@
+"""The heuristic sample bot (sample_bots/greedy_bot.py): legal, better than random, and
+its rules of thumb on hand-made decisions.
+
+The bot runs in-process through the real wire encoding (`SdkPlayer`), so it sees exactly
+the requests an external bot would. Every game here has a fixed seed and every bot is
+deterministic (the built-in random bots are seeded by the game seed and seat), so the
+results never vary from run to run.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from arena.bots.builtin import RandomBot
+from arena.bots.local import SdkPlayer
+from arena.games import get_game
+from arena.messages import action_message
+from arena.referee import RefereeSettings, play_game
+from arena.sdk import Turn
+from arena.v1 import bot_pb2 as pb
+
+BOT_FILE = Path(__file__).resolve().parent.parent / "sample_bots" / "greedy_bot.py"
+GAME = get_game("trix")
+OPTIONS = GAME.parse_options({})
+MATCH_SEEDS = ("greedy-test-1", "greedy-test-2", "greedy-test-3", "greedy-test-4")
+
+
+def _load_bot_module() -> ModuleType:
+    """The bot file as a module, loaded by path (sample_bots is not a package)."""
+    spec = importlib.util.spec_from_file_location("greedy_bot_under_test", BOT_FILE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+greedy_bot = _load_bot_module()
+
+
+def _rotated_match(seed: str) -> tuple[list[int], list[int], int]:
+    """Four games on one seed, the greedy bot in each seat in turn (rotation r: seat s
+    gets bot (s + r) % 4, bot 0 being greedy): its totals, the random bots' totals and
+    the number of faults."""
+    bot = greedy_bot.GreedyBot()
+    greedy, random, faults = [], [], 0
+    for rotation in range(4):
+        bots = [SdkPlayer(bot), RandomBot(), RandomBot(), RandomBot()]
+        players = [bots[(seat + rotation) % 4] for seat in range(4)]
+        result = play_game(GAME, players, seed, OPTIONS)
+        faults += len(result.faults)
+        for seat, total in enumerate(result.totals):
+            (greedy if (seat + rotation) % 4 == 0 else random).append(total)
+    return greedy, random, faults
+
+
+def test_beats_random_bots_in_seat_rotated_matches_without_faults() -> None:
+    greedy, random, faults = [], [], 0
+    for seed in MATCH_SEEDS:
+        g, r, f = _rotated_match(seed)
+        greedy += g
+        random += r
+        faults += f
+    assert faults == 0
+    assert len(greedy) == 4 * len(MATCH_SEEDS) and len(random) == 3 * len(greedy)
+    greedy_mean = sum(greedy) / len(greedy)
+    random_mean = sum(random) / len(random)
+    # Over many seeds greedy averages about +560 a game and random about -230; a margin
+    # of 200 leaves room for any change of hands without ever failing by chance.
+    assert greedy_mean > random_mean + 200, (greedy_mean, random_mean)
+
+
+@pytest.mark.parametrize("doubling", [True, False])
+def test_every_decision_kind_is_answered_legally(doubling: bool) -> None:
+    """With ask_forced the bot also gets the single-choice decisions (passes, forced
+    plays); any illegal answer or exception would be a fault."""
+    options = GAME.parse_options({"kingdoms": 1, "doubling": doubling})
+    settings = RefereeSettings(ask_forced=True)
+    bot = greedy_bot.GreedyBot()
+    for rotation in range(4):
+        bots = [SdkPlayer(bot), RandomBot(), RandomBot(), RandomBot()]
+        players = [bots[(seat + rotation) % 4] for seat in range(4)]
+        result = play_game(GAME, players, f"forced-{rotation}", options, settings)
+        assert result.faults == []
+
+
+# --------------------------------------------------------------------------- hand-made turns
+
+
+def _play(seat: int, card: str) -> dict[str, Any]:
+    return {"seat": seat, "type": "play", "card": card}
+
+
+def make_turn(
+    kind: str,
+    hand: list[str],
+    legal: list[dict[str, Any]],
+    contract: str = "no-tricks",
+    trick: Sequence[tuple[int, str]] = (),
+    earlier: Sequence[dict[str, Any]] = (),
+    seat: int = 0,
+    king: int = 0,
+    rows: Sequence[str] = (),
+    exposed: dict[int, list[str]] | None = None,
+    contracts_left: Sequence[str] = (),
+) -> Turn:
+    """A DecisionRequest as the referee would send it, wrapped as the SDK's Turn.
+
+    The events are the contract choice (when made), then `earlier` (whole tricks, or
+    Trix plays and passes), then the plays of the trick in progress."""
+    events = [{"seat": king, "type": "contract", "contract": contract}] if contract else []
+    events += list(earlier) + [_play(s, c) for s, c in trick]
+    exposed = exposed or {}
+    observation = pb.Observation(
+        seat=seat,
+        deal=1,
+        hand=hand,
+        events=[pb.Event(seat=e["seat"], action=action_message(e)) for e in events],
+        trick=[pb.TrickCard(seat=s, card=c) for s, c in trick],
+        cards_left=[13, 13, 13, 13],
+        tricks_won=[0, 0, 0, 0],
+        totals=[0, 0, 0, 0],
+        king=king,
+        first_king=king,
+        contract=contract,
+        contracts_left=list(contracts_left),
+        exposed=[pb.Cards(cards=exposed.get(s, [])) for s in range(4)],
+        rows=list(rows),
+    )
+    request = pb.DecisionRequest(
+        decision_id=1,
+        game=pb.GameInfo(game="trix", seat=seat, seed="unit", options={"doubling": "true"}),
+        kind=kind,
+        observation=observation,
+        legal=[action_message(a) for a in legal],
+        time_ms=1000,
+    )
+    return Turn(pb.DecisionRequest.FromString(request.SerializeToString()))
+
+
+def plays(*cards: str) -> list[dict[str, Any]]:
+    """Play actions in the documented order: by suit (clubs first), then rank."""
+    order = sorted(cards, key=lambda c: ("CDHS".index(c[1]), "23456789TJQKA".index(c[0])))
+    return [{"type": "play", "card": c} for c in order]
+
+
+def choose(turn: Turn) -> dict[str, Any]:
+    """The bot's answer, checked to be one of the legal actions."""
+    answer = greedy_bot.GreedyBot().act(turn)
+    assert answer in turn.legal
+    return answer
+
+
+def test_no_tricks_void_dumps_the_highest_card() -> None:
+    hand = ["2C", "9D", "3S", "AS"]
+    turn = make_turn("play", hand, plays(*hand), trick=[(3, "5H")])
+    assert choose(turn)["card"] == "AS"
+
+
+def test_no_tricks_follows_with_the_highest_card_that_still_loses() -> None:
+    hand = ["2C", "9C", "KC", "4D"]
+    turn = make_turn("play", hand, plays("2C", "9C", "KC"), trick=[(2, "TC"), (3, "3C")])
+    assert choose(turn)["card"] == "9C"
+
+
+def test_no_tricks_leads_low() -> None:
+    hand = ["AC", "KD", "3H", "QS"]
+    turn = make_turn("play", hand, plays(*hand))
+    assert choose(turn)["card"] == "3H"
+
+
+def test_queens_drops_the_queen_under_the_ace() -> None:
+    hand = ["3S", "QS", "4H"]
+    turn = make_turn("play", hand, plays("3S", "QS"), contract="queens", trick=[(3, "AS")])
+    assert choose(turn)["card"] == "QS"
+
+
+def test_queens_void_throws_a_queen() -> None:
+    hand = ["AC", "QD", "2H"]
+    turn = make_turn("play", hand, plays(*hand), contract="queens", trick=[(1, "7S")])
+    assert choose(turn)["card"] == "QD"
+
+
+def test_king_of_hearts_void_throws_the_king() -> None:
+    hand = ["AD", "KH", "2H", "5S"]
+    turn = make_turn("play", hand, plays(*hand), contract="king-of-hearts", trick=[(1, "7C")])
+    assert choose(turn)["card"] == "KH"
+
+
+def test_diamonds_void_throws_a_high_diamond() -> None:
+    hand = ["AD", "JS", "2C"]
+    turn = make_turn("play", hand, plays(*hand), contract="diamonds", trick=[(1, "7H")])
+    assert choose(turn)["card"] == "AD"
+
+
+def test_trix_plays_a_jack_that_opens_its_own_cards() -> None:
+    hand = ["AH", "JS", "TS", "9S", "2C"]
+    turn = make_turn(
+        "play",
+        hand,
+        plays("AH", "JS"),
+        contract="trix",
+        earlier=[_play(1, "JH"), _play(2, "QH"), _play(3, "KH")],
+        rows=["JH", "QH", "KH"],
+    )
+    assert choose(turn)["card"] == "JS"
+
+
+def test_trix_keeps_a_card_that_only_helps_others() -> None:
+    # The 10 of hearts opens nothing of ours (it would hand the 9 to someone); the
+    # queen of spades leads on to our own king and ace.
+    hand = ["TH", "QS", "KS", "AS"]
+    turn = make_turn(
+        "play",
+        hand,
+        plays("TH", "QS"),
+        contract="trix",
+        earlier=[_play(1, "JH"), _play(2, "JS")],
+        rows=["JH", "JS"],
+    )
+    assert choose(turn)["card"] == "QS"
+
+
+EXPOSE_KH = [{"type": "expose", "cards": []}, {"type": "expose", "cards": ["KH"]}]
+
+
+def test_exposes_nothing_when_the_king_of_hearts_is_unguarded() -> None:
+    # A bare KH with long side suits: the holder is the one left to follow hearts.
+    hand = ["KH", "2C", "5C", "9C", "AC", "3D", "7D", "TD", "4S", "6S", "8S", "QS", "KS"]
+    turn = make_turn("expose", hand, EXPOSE_KH, contract="king-of-hearts")
+    assert choose(turn)["cards"] == []
+
+
+def test_exposes_a_well_guarded_king_of_hearts() -> None:
+    hand = ["KH", "2H", "5H", "8H", "9H", "2C", "5C", "9C", "3D", "7D", "4S", "6S", "8S"]
+    turn = make_turn("expose", hand, EXPOSE_KH, contract="king-of-hearts")
+    assert choose(turn)["cards"] == ["KH"]
+
+
+def test_exposes_only_protected_queens() -> None:
+    hand = ["QS", "2S", "4S", "6S", "QH", "AC", "KC", "3D", "5D", "7D", "8D", "9C", "2H"]
+    legal = [{"type": "expose", "cards": cards} for cards in ([], ["QH"], ["QS"], ["QH", "QS"])]
+    turn = make_turn("expose", hand, legal, contract="queens")
+    assert choose(turn)["cards"] == ["QS"]
+
+
+ALL_CONTRACTS = ["king-of-hearts", "diamonds", "queens", "no-tricks", "trix"]
+
+
+def _contract_turn(hand: list[str]) -> Turn:
+    legal = [{"type": "contract", "contract": c} for c in ALL_CONTRACTS]
+    return make_turn("contract", hand, legal, contract="", contracts_left=ALL_CONTRACTS)
+
+
+def test_contract_no_tricks_for_a_low_hand() -> None:
+    hand = ["2C", "3C", "4C", "5C", "2D", "3D", "4D", "2H", "3H", "4H", "5H", "2S", "3S"]
+    assert choose(_contract_turn(hand))["contract"] == "no-tricks"
+
+
+def test_contract_trix_for_jacks_with_company() -> None:
+    hand = ["JC", "TC", "QC", "JD", "TD", "QD", "JH", "TH", "QH", "JS", "TS", "QS", "9S"]
+    assert choose(_contract_turn(hand))["contract"] == "trix"
+
+
+def test_contract_is_one_of_those_left() -> None:
+    hand = ["2C", "3C", "4C", "5C", "2D", "3D", "4D", "2H", "3H", "4H", "5H", "2S", "3S"]
+    legal = [{"type": "contract", "contract": c} for c in ("queens", "trix")]
+    turn = make_turn("contract", hand, legal, contract="", contracts_left=["queens", "trix"])
+    assert choose(turn)["contract"] in ("queens", "trix")
+
+
+def test_same_request_same_answer() -> None:
+    hand = ["2C", "9D", "3S", "AS", "KH"]
+    turn = make_turn("play", hand, plays(*hand))
+    bot = greedy_bot.GreedyBot()
+    assert all(bot.act(turn) == bot.act(turn) for _ in range(3))
