@@ -19,15 +19,13 @@ arena's own interpreter, so this import works without activating anything.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import os
 import random
 import signal
 import sys
-import threading
 import traceback
-from collections.abc import Iterator
-from concurrent import futures
 from functools import cached_property
 from typing import Any
 
@@ -52,7 +50,8 @@ class Turn:
       cards, scores, ...: see the README), built on first use.
     - `game`: game, game_id, seat, seed, players, options.
     - `rng`: a random source seeded from the game seed, the seat and the decision's
-      number, so a seeded bot replays identically, even without keeping state.
+      number, so a seeded bot replays identically, even without keeping state;
+      `random_index(n)` is a cheaper seeded choice of one index.
     """
 
     def __init__(self, request: pb.DecisionRequest) -> None:
@@ -75,10 +74,19 @@ class Turn:
         return game_dict(self.request.game)
 
     @cached_property
-    def rng(self) -> random.Random:
+    def _seed_bits(self) -> int:
         info = self.request.game
         text = f"{info.seed}/{info.seat}/{self.decision_id}".encode()
-        return random.Random(int.from_bytes(hashlib.sha256(text).digest()[:8], "big"))
+        return int.from_bytes(hashlib.sha256(text).digest(), "big")
+
+    @cached_property
+    def rng(self) -> random.Random:
+        return random.Random(self._seed_bits)
+
+    def random_index(self, n: int) -> int:
+        """A seeded, uniform index below `n`: `rng.randrange(n)` without building a
+        random source (which costs more than the rest of a simple bot's turn)."""
+        return self._seed_bits % n
 
     def answer(self, choice: Any) -> pb.Action:
         """The bot's choice as an Action message: a legal dict, an index, or a card code."""
@@ -118,10 +126,13 @@ class Bot:
 
 
 class _Servicer(pb_grpc.BotServicer):
+    """The gRPC side of a bot, on grpc.aio: one event loop, no thread hand-offs per
+    message (measurably faster per decision than the thread-pool server)."""
+
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
-    def Hello(self, request: pb.HelloRequest, context: Any) -> pb.HelloReply:  # noqa: N802
+    async def Hello(self, request: pb.HelloRequest, context: Any) -> pb.HelloReply:  # noqa: N802
         bot = self.bot
         error = ""
         if request.protocol_version != PROTOCOL_VERSION:
@@ -148,28 +159,28 @@ class _Servicer(pb_grpc.BotServicer):
             decision_id=request.decision_id, action=turn.answer(self.bot.act(turn))
         )
 
-    def Decide(self, request: pb.DecisionRequest, context: Any) -> pb.DecisionReply:  # noqa: N802
+    async def Decide(self, request: pb.DecisionRequest, context: Any) -> pb.DecisionReply:  # noqa: N802
         try:
             return self._decide(request)
         except Exception as err:
             traceback.print_exc()
-            context.abort(grpc.StatusCode.UNKNOWN, f"bot error: {type(err).__name__}: {err}")
+            await context.abort(grpc.StatusCode.UNKNOWN, f"bot error: {type(err).__name__}: {err}")
 
-    def Play(self, requests: Iterator[pb.RefereeMessage], context: Any):  # noqa: N802
-        for message in requests:
-            body = message.WhichOneof("body")
-            if body == "decision":
+    async def Play(self, requests: Any, context: Any) -> Any:  # noqa: N802
+        async for message in requests:
+            if message.WhichOneof("body") == "decision":
                 try:
-                    yield self._decide(message.decision)
+                    reply = self._decide(message.decision)
                 except Exception as err:
                     traceback.print_exc()
-                    context.abort(
+                    await context.abort(
                         grpc.StatusCode.UNKNOWN, f"bot error: {type(err).__name__}: {err}"
                     )
+                yield reply
             else:
                 self._notice(message)
 
-    def Notify(self, request: pb.Notice, context: Any) -> pb.Ack:  # noqa: N802
+    async def Notify(self, request: pb.Notice, context: Any) -> pb.Ack:  # noqa: N802
         self._notice(request)
         return pb.Ack()
 
@@ -194,8 +205,11 @@ def serve(bot: Bot, address: str | None = None) -> None:
             f"a bot by hand: {ADDRESS_VARIABLE}=127.0.0.1:50051 python my_bot.py, then "
             "play it as grpc:127.0.0.1:50051"
         )
-    server = grpc.server(
-        futures.ThreadPoolExecutor(max_workers=4),
+    asyncio.run(_serve(bot, address))
+
+
+async def _serve(bot: Bot, address: str) -> None:
+    server = grpc.aio.server(
         options=[
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
             ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
@@ -205,9 +219,10 @@ def serve(bot: Bot, address: str | None = None) -> None:
     pb_grpc.add_BotServicer_to_server(_Servicer(bot), server)
     if server.add_insecure_port(address) == 0 and not address.startswith("unix:"):
         sys.exit(f"{bot.name}: cannot listen on {address}")
-    server.start()
-    stop = threading.Event()
+    await server.start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
-    stop.wait()
-    server.stop(grace=0.2)
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    await server.stop(0.2)

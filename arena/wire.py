@@ -86,11 +86,14 @@ class WireCodec:
     def __init__(self, game: Game) -> None:
         self.game = game
         self._action: dict[Action, bytes] = {}
+        self._by_bytes: dict[bytes, Action] = {}
         self._legal: dict[Action, bytes] = {}
         self._event: dict[tuple[int, Action], bytes] = {}
         self._scores: dict[tuple[int, ...], bytes] = {}
         self._observation: Callable[[Any], bytes] = OBSERVATION_FIELDS[game.name]
         self._deal_end: tuple[Any, bytes] = (None, b"")
+        self._seen_events: tuple[tuple, bytes] = ((), b"")
+        self._seen_scores: tuple[Any, bytes] = (None, b"")
 
     def action_bytes(self, action: Action) -> bytes:
         """The serialized Action message of an engine action."""
@@ -98,6 +101,7 @@ class WireCodec:
         if encoded is None:
             encoded = action_message(self.game.action_event(action)).SerializeToString()
             self._action[action] = encoded
+            self._by_bytes[encoded] = action
         return encoded
 
     def legal_bytes(self, legal: Iterable[Action]) -> bytes:
@@ -139,12 +143,22 @@ class WireCodec:
         return b"".join(out)
 
     def observation_bytes(self, view: Any) -> bytes:
-        """The Observation message of a view."""
-        return (
-            self._observation(view)
-            + self.events_bytes(view.events)
-            + self.scores_bytes(view.deal_scores)
-        )
+        """The Observation message of a view.
+
+        A deal's events only grow, so the encoding of the events seen at the previous
+        decision is kept and only the new ones are added (after checking that the
+        earlier ones are unchanged)."""
+        events = view.events
+        seen, seen_bytes = self._seen_events
+        if len(events) >= len(seen) and events[: len(seen)] == seen:
+            events_part = seen_bytes + self.events_bytes(events[len(seen) :])
+        else:
+            events_part = self.events_bytes(events)
+        self._seen_events = (events, events_part)
+        scores = self._seen_scores
+        if scores[0] != view.deal_scores:
+            scores = self._seen_scores = (view.deal_scores, self.scores_bytes(view.deal_scores))
+        return self._observation(view) + events_part + scores[1]
 
     def decision_bytes(
         self,
@@ -170,7 +184,13 @@ class WireCodec:
         )
 
     def parse_answer(self, action: pb.Action) -> Action:
-        """The engine action a bot's answer names; IllegalAction if it names none."""
+        """The engine action a bot's answer names; IllegalAction if it names none.
+
+        Most bots send back one of the request's own Action messages, whose bytes are
+        in the cache; anything else is read field by field."""
+        known = self._by_bytes.get(action.SerializeToString())
+        if known is not None:
+            return known
         try:
             return self.game.parse_event(action_dict(action))
         except (IllegalAction, KeyError, TypeError, ValueError) as err:
@@ -216,25 +236,41 @@ def _exposed_field(mask: int) -> bytes:
     return encoded
 
 
+_DEAL_HEAD: dict[tuple, bytes] = {}
+
+
 def _trix_observation(view: TrixView) -> bytes:
-    """The Trix fields of an Observation other than events and deal_scores, as bytes."""
-    head = pb.Observation(
-        seat=view.seat,
-        deal=view.deal,
+    """The Trix fields of an Observation other than events and deal_scores, as bytes.
+
+    The fields that stay the same through a deal (seat, deal, King, contract, totals)
+    are encoded once per deal and seat; only the rest is built per decision."""
+    key = (
+        view.seat, view.deal, view.king, view.first_king, view.contract,
+        view.contracts_left, view.totals,
+    )  # fmt: skip
+    head = _DEAL_HEAD.get(key)
+    if head is None:
+        if len(_DEAL_HEAD) > 4096:
+            _DEAL_HEAD.clear()
+        head = _DEAL_HEAD[key] = pb.Observation(
+            seat=view.seat,
+            deal=view.deal,
+            totals=view.totals,
+            king=view.king,
+            first_king=view.first_king,
+            contract=CONTRACTS[view.contract] if view.contract >= 0 else "",
+            contracts_left=[CONTRACTS[c] for c in range(5) if view.contracts_left >> c & 1],
+            declarer=-1,
+        ).SerializeToString()
+    body = pb.Observation(
         hand=codes_of(view.hand),
         cards_left=view.cards_left,
         tricks_won=view.tricks_won,
-        totals=view.totals,
-        king=view.king,
-        first_king=view.first_king,
-        contract=CONTRACTS[view.contract] if view.contract >= 0 else "",
-        contracts_left=[CONTRACTS[c] for c in range(5) if view.contracts_left >> c & 1],
         rows=codes_of(view.rows) if view.rows else (),
         finished=view.finished,
-        declarer=-1,
     ).SerializeToString()
     trick = b"".join([_TRICK_CARD[item] for item in view.trick])
-    return head + trick + b"".join([_exposed_field(m) for m in view.exposed])
+    return head + body + trick + b"".join([_exposed_field(m) for m in view.exposed])
 
 
 # Per game: a view's Observation fields other than events and deal_scores, as bytes.

@@ -8,7 +8,7 @@ class RandomBot(Bot):
     games = ("trix", "trianon")
 
     def act(self, turn):
-        return turn.rng.randrange(len(turn.request.legal))
+        return turn.random_index(len(turn.request.legal))
 
 
 if __name__ == "__main__":

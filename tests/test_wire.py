@@ -53,3 +53,22 @@ def test_answers_are_parsed_by_value() -> None:
         assert CODEC.parse_answer(message) == action
     expose = pb.Action(type="expose", cards=["QS", "QC"])
     assert CODEC.parse_answer(expose) == trix.EXPOSE_BASE | trix.parse_cards(["QC", "QS"])
+
+
+def test_one_codec_across_many_games_and_seats_stays_exact() -> None:
+    """The encoder keeps per-deal caches; games that share a deal number, contract and
+    totals but not their King or cards must still be told their own."""
+    codec = WireCodec(GAME)
+    for seed in range(12):
+        state = trix.new_game(f"many-{seed}")
+        for step in range(120):
+            seat = state.to_move
+            view = trix.observe(state, seat)
+            info = game_info_bytes(game_info("trix", "g", seat, "s", list("abcd"), {}))
+            request = pb.DecisionRequest.FromString(
+                codec.decision_bytes(view, state.legal, step, info, 1000)
+            )
+            expected = {k: v for k, v in trix.view_dict(view).items() if k not in VIEW_ONLY}
+            decoded = observation_dict(request.observation)
+            assert {k: v for k, v in decoded.items() if k not in WIRE_ONLY} == expected
+            trix.apply(state, state.legal[(seed + step) % len(state.legal)])
