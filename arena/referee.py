@@ -162,11 +162,9 @@ def play_game(
     ask_forced = settings.ask_forced
     max_faults = settings.max_faults
     apply = game.apply_legal  # every action below is checked against `legal` first
-    decisions = 0
     decisions_by_seat = [Decision(game, seat) for seat in range(game.seats)]
     acts = [player.act for player in players]
     while state.to_move >= 0:
-        decisions += 1
         seat = state.to_move
         deal_index = state.deal_index
         legal = state.legal
@@ -201,6 +199,7 @@ def play_game(
         if notify and state.deal_index != deal_index:
             _notify_deal_end(game, state, notify, players, deal_index)
     replay = build_replay(game, state, seed, options, names, auto, faults)
+    decisions = sum(len(d["events"]) for d in replay["deals"]) - state.automatic
     for seat, player in enumerate(players):
         if player.wants_notices:
             player.end_game(seat, replay)

@@ -27,6 +27,7 @@ class GameState(Protocol):
     legal: list[Action]  # the legal actions, in the game's documented order
     deal_index: int  # 0-based index of the current deal; grows when a deal ends
     events: list[Any]  # the current deal's events so far (the replay's event index)
+    automatic: int  # events the engine made itself, without a decision (T-2.5)
     seed: str
 
 

@@ -201,7 +201,7 @@ class TrixState:
         "hands", "dealt", "exposed", "events", "expose_queue",
         "trick", "led", "leader", "taken", "tricks_won", "tricks_played",
         "playable", "rows", "finished",
-        "deal_scores", "totals", "records", "tiebreak_deals",
+        "deal_scores", "totals", "records", "tiebreak_deals", "automatic",
     )  # fmt: skip
 
     def __init__(self, seed: str, options: TrixOptions) -> None:
@@ -235,6 +235,7 @@ class TrixState:
         self.totals = [0, 0, 0, 0]
         self.records: list[dict[str, Any]] = []  # one per deal begun: king, hands, events
         self.tiebreak_deals = 0
+        self.automatic = 0  # contracts played without asking (T-2.5)
 
     @property
     def over(self) -> bool:
@@ -330,6 +331,7 @@ def _start_deal(state: TrixState, hands: tuple[CardSet, ...] | None = None) -> N
     if len(left) == 1:  # T-2.5: the last contract is played without asking
         state.kind = KIND_CONTRACT
         state.legal = left
+        state.automatic += 1
         _choose_contract(state, left[0] - CONTRACT_BASE)
     else:
         state.kind = KIND_CONTRACT
@@ -417,13 +419,14 @@ def apply_legal(state: TrixState, action: Action) -> None:
     if action < 52:
         bit = _CARD_BIT[action]
         state.hands[seat] ^= bit
-        state.events.append((seat, action))
+        entry = (seat, action)
+        state.events.append(entry)
         if state.phase:  # _PHASE_TRIX
             _play_to_row(state, seat, action, bit)
             return
         # The hot path of the whole arena: a card added to a trick that is not yet full.
         trick = state.trick
-        trick.append((seat, action))
+        trick.append(entry)
         played = len(trick)
         if played < SEATS:
             if played == 1:
