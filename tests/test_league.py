@@ -387,3 +387,20 @@ def test_ctrl_c_stops_cleanly_and_ends_every_bot(tmp_path) -> None:
     for (games,) in db.execute("SELECT COUNT(*) FROM games GROUP BY match_id"):
         assert games == 4  # every stored match is whole
     db.close()
+
+
+def test_until_separated_stops_scheduling_when_the_ranking_settles(tmp_path, monkeypatch):
+    import arena.league.runner as runner
+
+    calls = []
+
+    def settled_after_two(rater, entrants):
+        calls.append(1)
+        return len(calls) >= 2
+
+    monkeypatch.setattr(runner, "separated", settled_after_two)
+    path = write_league(tmp_path, rounds=2)
+    summary = run_league(path, tmp_path / "s.db", workers=1, until_separated=True)
+    assert summary.stopped_early and summary.played == 2 < summary.scheduled == 10
+    without = run_league(path, tmp_path / "w.db", workers=1)
+    assert without.played == 10 and not without.stopped_early

@@ -32,7 +32,9 @@ def scripted(*flags: str) -> str:
 
 def play_with(spec: str, tmp_path: Path, settings: RemoteSettings = FAST, transport="stream",
               referee: RefereeSettings | None = None):  # fmt: skip
-    settings = RemoteSettings(settings.move_timeout, settings.startup_timeout, 0.0, transport)
+    settings = RemoteSettings(
+        settings.move_timeout, settings.startup_timeout, settings.time_bank, transport
+    )
     specs = [spec, "builtin:first", "builtin:random", "builtin:first"]
     with started_players(specs, "trix", GAME.options_dict(SHORT), settings, tmp_path) as players:
         bot = players[0]
@@ -258,3 +260,23 @@ def test_bots_that_do_not_ask_get_no_notices(tmp_path) -> None:
 
     assert Remote.wants_notices is False
     assert all(r.observation.seat == 0 for r in _requests(record))
+
+
+def test_a_flooding_bot_has_its_log_capped(tmp_path) -> None:
+    from arena.bots.process import LOG_CAP_BYTES
+
+    result, _, _ = play_with(scripted("--fault", "flood"), tmp_path)
+    assert result.faults == []
+    log = next(p for p in tmp_path.glob("*.log") if "flood" in p.name)
+    size = log.stat().st_size
+    assert LOG_CAP_BYTES <= size <= LOG_CAP_BYTES + 200
+    assert log.read_text().endswith("further output was discarded]\n")
+
+
+def test_the_time_bank_absorbs_an_overrun(tmp_path) -> None:
+    banked = RemoteSettings(move_timeout=0.5, startup_timeout=10.0, time_bank=1.0)
+    result, _, _ = play_with(scripted("--fault", "slow"), tmp_path, banked)
+    assert result.faults == []  # 0.7 s on a 0.5 s move, paid from the 1.0 s bank
+    plain = RemoteSettings(move_timeout=0.5, startup_timeout=10.0)
+    result, _, _ = play_with(scripted("--fault", "slow"), tmp_path, plain)
+    assert [f.kind for f in result.faults] == ["timeout"]

@@ -2,7 +2,8 @@
 
     python tests/bots/scripted_bot.py --fault KIND [--at N] [--name NAME] [--record FILE]
 
-KIND is one of: none, timeout (answers 2 s late), illegal (answers a card nobody may
+KIND is one of: none, timeout (answers 2 s late), slow (answers 0.7 s late), flood
+(writes 4 MiB to stdout), illegal (answers a card nobody may
 play), garbage (answers bytes that are not a DecisionReply), exit (the process exits),
 oversize (a 2 MB answer), wrong-id (echoes another decision_id), always-illegal (every
 answer illegal), refuse (refuses the handshake), silent (never listens), spawn (starts
@@ -67,6 +68,13 @@ def answer(request: pb.DecisionRequest) -> bytes:
         ).SerializeToString()
     elif hit and fault == "wrong-id":
         reply_id += 1000
+    elif hit and fault == "flood":
+        chunk = "x" * 65535 + "\n"
+        for _ in range(64):  # 4 MiB of output, more than the referee keeps
+            sys.stdout.write(chunk)
+        sys.stdout.flush()
+    elif hit and fault == "slow":
+        time.sleep(0.7)
     elif hit and fault == "spawn":
         if os.fork() == 0:  # double fork: the grandchild is orphaned and sleeps on
             os.setsid()
