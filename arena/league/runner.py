@@ -188,7 +188,7 @@ def run_league(
     replace_ratings(db, league_id, rows)
     pending = [m for m in schedule if m.index not in stored]
     summary = RunSummary(config.name, db_path, len(schedule), len(stored), 0)
-    if until_separated and separated(rater, entrants) and stored:
+    if until_separated and stored and separated(rater, entrants):
         summary.stopped_early = "the ranking was already separated"
         return summary
     log_dir = db_path.parent / "logs" / _slug(config.name)
