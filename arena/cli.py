@@ -273,11 +273,7 @@ def replay(
 
 
 def _stored_replay(db_path: Path, game_id: int) -> dict[str, Any]:
-    from arena.league.store import open_db
-
-    if not db_path.exists():
-        _fail(f"no database at {db_path}: give --db PATH")
-    db = open_db(db_path)
+    db = _open_existing_db(db_path)
     try:
         row = db["games"].get(game_id)
     except Exception:
@@ -307,8 +303,6 @@ def run(
 ) -> None:
     """Run a league (or resume it: stored matches are never played again) and print its table."""
     from arena.league.runner import run_league
-    from arena.league.store import league_id_by_name, open_db
-    from arena.league.table import league_rows, render
     from arena.progress import LeagueProgress
 
     try:
@@ -325,10 +319,28 @@ def run(
         + (f"; stopped early: {summary.stopped_early}" if summary.stopped_early else "")
         + f" (database {summary.db_path})"
     )
-    database = open_db(summary.db_path)
+    _print_table(summary.db_path, summary.league, fmt)
+
+
+def _open_existing_db(db: Path):
+    """A league database that must exist already (table, games, replay)."""
+    from arena.league.store import open_db
+
+    if not db.exists():
+        _fail(f"no database at {db}: run `arena run LEAGUE.toml` first, or give --db PATH")
+    return open_db(db)
+
+
+def _print_table(db: Path, league: str | None, fmt: str) -> None:
+    from arena.league.store import league_id_by_name
+    from arena.league.table import league_rows, render
+
+    database = _open_existing_db(db)
     try:
-        league_id, _ = league_id_by_name(database, summary.league)
+        league_id, _ = league_id_by_name(database, league)
         typer.echo(render(league_rows(database, league_id), fmt))
+    except ArenaError as err:
+        _fail(str(err))
     finally:
         database.close()
 
@@ -342,21 +354,11 @@ def table(
     fmt: Annotated[str, typer.Option("--format", help="text, markdown, csv or json.")] = "text",
 ) -> None:
     """Show a league table: place, rating (mu - 3 sigma), mu, sigma, scores, margins, faults."""
-    from arena.league.store import league_id_by_name, open_db
-    from arena.league.table import FORMATS, league_rows, render
+    from arena.league.table import FORMATS
 
     if fmt not in FORMATS:
         _fail(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    if not db.exists():
-        _fail(f"no database at {db}: run `arena run LEAGUE.toml` first, or give --db PATH")
-    database = open_db(db)
-    try:
-        league_id, _ = league_id_by_name(database, league)
-        typer.echo(render(league_rows(database, league_id), fmt))
-    except ArenaError as err:
-        _fail(str(err))
-    finally:
-        database.close()
+    _print_table(db, league, fmt)
 
 
 @app.command()
@@ -368,13 +370,11 @@ def games(
     fmt: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
 ) -> None:
     """List stored games: id, match, players, totals, ranks."""
-    from arena.league.store import league_id_by_name, open_db
+    from arena.league.store import league_id_by_name
 
     if fmt not in ("text", "json"):
         _fail(f"--format must be text or json, not {fmt!r}")
-    if not db.exists():
-        _fail(f"no database at {db}: run `arena run LEAGUE.toml` first, or give --db PATH")
-    database = open_db(db)
+    database = _open_existing_db(db)
     try:
         where, params = "", []
         if league:

@@ -212,6 +212,23 @@ def _bot_processes(marker: str) -> list[int]:
     return found
 
 
+def _assert_no_bots_and_intact(bot: Path, db_path: Path) -> None:
+    """No process of `bot` is left (waiting a bounded while for the kills), the database
+    passes its integrity check, and every stored match is whole."""
+    for _ in range(150):
+        if not _bot_processes(str(bot)):
+            break
+        time.sleep(0.1)
+    assert _bot_processes(str(bot)) == []
+    db = sqlite3.connect(db_path)
+    try:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        for (games,) in db.execute("SELECT COUNT(*) FROM games GROUP BY match_id"):
+            assert games == 4
+    finally:
+        db.close()
+
+
 def test_kill_9_halfway_then_resume_equals_an_uninterrupted_run(tmp_path) -> None:
     bot = tmp_path / "killtest_random_bot.py"  # a unique path, to find its processes
     bot.write_text(RANDOM_BOT.read_text())
@@ -238,14 +255,7 @@ def test_kill_9_halfway_then_resume_equals_an_uninterrupted_run(tmp_path) -> Non
         if process.poll() is None:
             process.kill()
             process.wait(timeout=10)
-    for _ in range(150):  # workers die with the main process and end their bots
-        if not _bot_processes(str(bot)):
-            break
-        time.sleep(0.1)
-    assert _bot_processes(str(bot)) == []
-    db = sqlite3.connect(db_path)
-    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    db.close()
+    _assert_no_bots_and_intact(bot, db_path)  # workers die with the main process
     resumed = run_league(path, db_path, workers=2)
     assert resumed.already_stored + resumed.played == 10
     uninterrupted = tmp_path / "u.db"
@@ -377,16 +387,7 @@ def test_ctrl_c_stops_cleanly_and_ends_every_bot(tmp_path) -> None:
             process.wait(timeout=10)
     assert process.returncode == 130
     assert b"interrupted" in err and b"Traceback" not in err
-    for _ in range(50):
-        if not _bot_processes(str(bot)):
-            break
-        time.sleep(0.1)
-    assert _bot_processes(str(bot)) == []
-    db = sqlite3.connect(db_path)
-    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    for (games,) in db.execute("SELECT COUNT(*) FROM games GROUP BY match_id"):
-        assert games == 4  # every stored match is whole
-    db.close()
+    _assert_no_bots_and_intact(bot, db_path)
 
 
 def test_until_separated_stops_scheduling_when_the_ranking_settles(tmp_path, monkeypatch):
