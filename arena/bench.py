@@ -70,6 +70,7 @@ class RefereeFigures:
     referee_seconds: float  # time inside the players' act(), summed
     message_bytes: int
     bare_us: float
+    wait_seconds: float = 0.0  # waiting for answers: the round trip and the bot's own work
 
     @property
     def decisions_per_second(self) -> float:
@@ -87,6 +88,15 @@ class RefereeFigures:
     @property
     def ratio(self) -> float:
         return self.referee_us / self.bare_us
+
+    @property
+    def wait_us(self) -> float:
+        return self.wait_seconds / self.decisions * 1e6
+
+    @property
+    def own_us(self) -> float:
+        """The referee's own work per asked decision: everything but the wait."""
+        return self.referee_us - self.wait_us
 
 
 def serve_echo() -> None:
@@ -187,6 +197,7 @@ def bench_referee(games: int = 6, transport: str = "stream") -> RefereeFigures:
         for player in remote:
             player.latencies.clear()
             player.referee_seconds = 0.0
+            player.wait_seconds = 0.0
         sizes.clear()
         start = time.perf_counter()
         for i in range(games):
@@ -194,6 +205,7 @@ def bench_referee(games: int = 6, transport: str = "stream") -> RefereeFigures:
         seconds = time.perf_counter() - start
         decisions = sum(len(p.latencies) for p in remote)
         referee_seconds = sum(p.referee_seconds for p in remote)
+        wait_seconds = sum(p.wait_seconds for p in remote)
     size = int(sum(sizes) / len(sizes))
     echo = BotProcess(
         [sys.executable, "-c", "from arena.bench import serve_echo; serve_echo()"],
@@ -204,7 +216,7 @@ def bench_referee(games: int = 6, transport: str = "stream") -> RefereeFigures:
         bare = bare_round_trip(echo.address, size, transport)
     finally:
         echo.close()
-    return RefereeFigures(games, decisions, seconds, referee_seconds, size, bare)
+    return RefereeFigures(games, decisions, seconds, referee_seconds, size, bare, wait_seconds)
 
 
 def bench_league(matches: int = 12, workers: int = 2) -> tuple[int, float]:

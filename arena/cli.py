@@ -461,6 +461,11 @@ def bench_referee_cmd(
                 f"  referee time per decision {f.referee_us:.0f} us; bare gRPC round trip "
                 f"({mode}, {f.message_bytes} bytes) {f.bare_us:.0f} us; ratio {f.ratio:.2f}"
             )
+            typer.echo(
+                f"  of which waiting for the answer {f.wait_us:.0f} us (the round trip and the "
+                f"Python bot's own work), the referee's own work {f.own_us:.0f} us "
+                f"(engine, forced moves, encoding, checking)"
+            )
     except ArenaError as err:
         _fail(str(err))
 

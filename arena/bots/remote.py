@@ -127,6 +127,7 @@ class RemotePlayer:
         self.version = ""
         self.latencies: list[float] = []  # seconds per answered decision, for check-bot
         self.referee_seconds = 0.0  # time spent in act(), round trips included
+        self.wait_seconds = 0.0  # of which waiting for the answer (the round trip)
         self._channel: grpc.Channel | None = None
         self._codec: WireCodec | None = None
         self._game: Game | None = None
@@ -304,11 +305,14 @@ class RemotePlayer:
             int(self._bank * 1000),
         )
         deadline = started + limit
+        asked = time.monotonic()
         if self.settings.transport == "unary":
             reply = self._ask_unary(data, deadline)
         else:
             reply = self._ask_stream(data, deadline)
-        elapsed = time.monotonic() - started
+        answered = time.monotonic()
+        self.wait_seconds += answered - asked
+        elapsed = answered - started
         if elapsed > limit:  # answered, but too late: discarded
             self._close_stream()
             raise BotFault("timeout", self._timeout_detail(limit))
