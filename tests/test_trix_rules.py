@@ -54,6 +54,14 @@ SUITED = hands(
     " ".join(r + "S" for r in "23456789TJQKA"),
 )
 
+# Queens held by seats 1 (QS), 2 (QC) and 3 (QH, QD); seat 1 holds no heart (W-1, T-5.1).
+QUEENS_DEAL = hands(
+    "2H 3H 4H 5H 6H 7H 2C 3C 4C 5C 6C 7C 8C",
+    "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+    "8H 9H TH JH KH AH QC 2D 3D 4D 5D 6D 7D",
+    "QH 8D 9D TD JD QD KD AD 9C TC JC KC AC",
+)
+
 # A mixed deal used for trick-play rules.
 MIXED = hands(
     "TC QC KC 6D 7D JD KD 3H 5H 7H AH 5S KS",
@@ -97,7 +105,7 @@ def test_t1_3_ace_high_and_no_trump() -> None:
     state = new_deal(deal, king=0, options=NO_DOUBLING, contracts_left=only("no-tricks"))
     play_cards(state, ["2C", "AS", "3C", "AC"])
     assert state.tricks_won == [0, 0, 0, 1]  # the ace of the suit led wins; AS is no trump
-    # Ten is between nine and jack: seat 3 leads 2D, seat 0 follows 9D, 1 TS, 2 ... (void)
+    # T-1.3's rank order as the engine holds it: T between 9 and J, A above K.
     assert parse_card("TD") > parse_card("9D") and parse_card("AD") > parse_card("KD")
 
 
@@ -295,12 +303,7 @@ def test_t4_5_fixed_totals_per_trick_contract() -> None:
 
 def test_t5_1_holders_asked_in_turn_order_from_the_king() -> None:
     # Queens held by seats 3 (QD QH), 1 (QS) and 2 (QC); King is seat 2.
-    deal = hands(
-        "2H 3H 4H 5H 6H 7H 2C 3C 4C 5C 6C 7C 8C",
-        "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
-        "8H 9H TH JH KH AH QC 2D 3D 4D 5D 6D 7D",
-        "QH 8D 9D TD JD QD KD AD 9C TC JC KC AC",
-    )
+    deal = QUEENS_DEAL
     state = new_deal(deal, king=2, contracts_left=only("queens"))
     asked = []
     while state.kind == KIND_EXPOSE:
@@ -623,12 +626,7 @@ def test_t9_partners_rank_teams() -> None:
 
 
 def test_w1_queens_with_doubling() -> None:
-    deal = hands(
-        "2H 3H 4H 5H 6H 7H 2C 3C 4C 5C 6C 7C 8C",
-        "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
-        "8H 9H TH JH KH AH QC 2D 3D 4D 5D 6D 7D",
-        "QH 8D 9D TD JD QD KD AD 9C TC JC KC AC",
-    )
+    deal = QUEENS_DEAL
     state = new_deal(deal, king=0, contracts_left=only("queens"))
     play_plan(
         state,
