@@ -405,3 +405,21 @@ def test_until_separated_stops_scheduling_when_the_ranking_settles(tmp_path, mon
     assert summary.stopped_early and summary.played == 2 < summary.scheduled == 10
     without = run_league(path, tmp_path / "w.db", workers=1)
     assert without.played == 10 and not without.stopped_early
+
+
+def test_a_bot_that_cannot_start_does_not_stop_the_league(tmp_path) -> None:
+    broken = {'name = "first-b"\nbot = "builtin:first"': 'name = "first-b"\nbot = "no-such-xyz"'}
+    path = write_league(tmp_path, **broken)
+    assert "no-such-xyz" in path.read_text()
+    summary = run_league(path, tmp_path / "f.db", workers=1)
+    assert summary.played == 5
+    db = sqlite3.connect(tmp_path / "f.db")
+    kinds = db.execute("SELECT DISTINCT entrant, kind FROM faults").fetchall()
+    db.close()
+    assert kinds == [("first-b", "start-failure")]
+    db = open_db(tmp_path / "f.db")
+    rows = {r["name"]: r for r in league_rows(db, 1)}
+    db.close()
+    assert rows["first-b"]["faults"] > 0 and rows["first-b"]["place"] == 5  # forfeits: last
+    for *_, replay in _games(tmp_path / "f.db"):
+        assert check_replay(json.loads(replay)) == []

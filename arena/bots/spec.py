@@ -101,9 +101,18 @@ def started_players(
             log = log_dir / f"{log_prefix}seat{seat}-{_slug(spec)}.log"
             players.append(make_player(spec, settings, log, base_dir))
         remote = [p for p in players if isinstance(p, RemotePlayer)]
+        failed: set[int] = set()
         for player in remote:
-            player.launch()
+            try:
+                player.launch()
+            except ConfigError as err:  # the command cannot be started at all
+                if not tolerate_start_failures:
+                    raise
+                player.mark_start_failure(err)
+                failed.add(id(player))
         for player in remote:
+            if id(player) in failed:
+                continue
             try:
                 player.connect(game, options)
             except (BotStartError, ConfigError) as err:
