@@ -36,8 +36,10 @@ test: $(STAMP) js-bot
 lint: $(STAMP)
 	$(BIN)/ruff check arena tests sample_bots
 
-bench: $(STAMP)
+bench: $(STAMP) js-bot
 	$(BIN)/arena bench engine
+	$(BIN)/arena bench referee
+	$(BIN)/arena bench league
 
 clean:
 	rm -rf $(VENV) build *.egg-info
