@@ -39,9 +39,10 @@ def _fail(message: str) -> None:
 
 
 def parse_rules(pairs: Sequence[str]) -> dict[str, str]:
-    """`KEY=VALUE` strings into a dict; the game validates the values."""
+    """`KEY=VALUE` strings into a dict; the game validates the values. One `--rules` may
+    hold several pairs separated by commas or spaces (`--rules doubling=false,kingdoms=1`)."""
     rules: dict[str, str] = {}
-    for pair in pairs:
+    for pair in (p for text in pairs for p in text.replace(",", " ").split()):
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise ConfigError(f"--rules takes KEY=VALUE, e.g. doubling=false; got {pair!r}")
@@ -112,7 +113,7 @@ def play(
     ] = 0,
     rules: Annotated[
         list[str] | None,
-        typer.Option(help="A rule option KEY=VALUE (TRIX.md T-9); repeat for more."),
+        typer.Option(help="Rule options KEY=VALUE (TRIX.md T-9); repeat, or separate with commas."),
     ] = None,
     replays: Annotated[
         Path | None, typer.Option(help="Folder to write one replay JSON per game into.")

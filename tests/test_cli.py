@@ -87,3 +87,15 @@ def test_replay_command_prints_text_and_json(tmp_path) -> None:
     assert json.loads(as_json.output)["format"] == "arena-replay/1"
     missing = runner.invoke(app, ["replay", str(tmp_path / "none.json")])
     assert missing.exit_code == 2 and "cannot read replay" in missing.output
+
+
+def test_rules_take_several_pairs() -> None:
+    from arena.cli import parse_rules
+
+    assert parse_rules(["doubling=false,kingdoms=1", "tiebreak=king-of-hearts"]) == {
+        "doubling": "false", "kingdoms": "1", "tiebreak": "king-of-hearts"
+    }  # fmt: skip
+    result = runner.invoke(
+        app, ["play", *["builtin:first"] * 4, "--rules", "doubling=false kingdoms=1", "--json"]
+    )
+    assert result.exit_code == 0, result.output
