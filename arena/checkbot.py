@@ -106,7 +106,7 @@ def check_bot(
         contracts_needed=tuple(getattr(game, "contracts", ())),
         kinds_needed=tuple(game.decision_kinds),
     )
-    specs = [spec] + ["builtin:random"] * (game.seats - 1)
+    specs = [spec] + ["builtin:first"] * (game.seats - 1)  # they pass: the bot gets to declare
     started = time.monotonic()
     try:
         with started_players(specs, game_name, options_dict, settings, log_dir) as players:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from arena.games import get_game
+
 
 def _seat_label(players: list[str], seat: int) -> str:
     return f"{seat}:{players[seat]}"
@@ -18,7 +20,8 @@ def deal_line(replay: Mapping[str, Any], deal: Mapping[str, Any]) -> str:
     """One deal: number, King, contract, exposures, faults, and the deal's scores."""
     players = replay["players"]
     events = deal["events"]
-    contract = events[0].get("contract", "?") if events else "?"
+    contract = get_game(replay["game"]).deal_contract(deal)
+    role, leader = ("King", deal["king"]) if "king" in deal else ("Dealer", deal["dealer"])
     exposed = [
         f"{' '.join(e['cards'])} by {e['seat']}"
         for e in events
@@ -28,7 +31,7 @@ def deal_line(replay: Mapping[str, Any], deal: Mapping[str, Any]) -> str:
     scores = deal.get("scores") or []
     parts = [
         f"Deal {deal['number']:>2}",
-        f"King {_seat_label(players, deal['king']):<14}",
+        f"{role} {_seat_label(players, leader):<14}",
         f"{contract:<15}",
         "".join(f"{s:>6}" for s in scores),
     ]

@@ -18,6 +18,7 @@ from typing import Any
 from arena.cards import CARD_CODES, codes_of
 from arena.errors import IllegalAction
 from arena.games.base import Action, Game
+from arena.games.trianon import BID_CODES, TrianonView
 from arena.games.trix import CONTRACTS, TrixView
 from arena.messages import action_dict, action_message
 from arena.v1 import bot_pb2 as pb
@@ -273,5 +274,25 @@ def _trix_observation(view: TrixView) -> bytes:
     return head + body + trick + b"".join([_exposed_field(m) for m in view.exposed])
 
 
+def _trianon_observation(view: TrianonView) -> bytes:
+    """The Trianon fields of an Observation other than events and deal_scores (N-8.1)."""
+    body = pb.Observation(
+        seat=view.seat,
+        deal=view.deal,
+        hand=codes_of(view.hand),
+        cards_left=view.cards_left,
+        tricks_won=view.tricks_won,
+        totals=view.totals,
+        dealer=view.dealer,
+        declarer=view.declarer,
+        bid=BID_CODES[view.contract] if view.contract >= 0 else "",
+        trump="CDHS"[view.trump] if view.trump >= 0 else "",
+    ).SerializeToString()
+    return body + b"".join([_TRICK_CARD[item] for item in view.trick])
+
+
 # Per game: a view's Observation fields other than events and deal_scores, as bytes.
-OBSERVATION_FIELDS: dict[str, Callable[[Any], bytes]] = {"trix": _trix_observation}
+OBSERVATION_FIELDS: dict[str, Callable[[Any], bytes]] = {
+    "trix": _trix_observation,
+    "trianon": _trianon_observation,
+}

@@ -72,3 +72,30 @@ def test_one_codec_across_many_games_and_seats_stays_exact() -> None:
             decoded = observation_dict(request.observation)
             assert {k: v for k, v in decoded.items() if k not in WIRE_ONLY} == expected
             trix.apply(state, state.legal[(seed + step) % len(state.legal)])
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.text(max_size=8), steps=st.integers(0, 200))
+def test_trianon_requests_equal_the_view(seed: str, steps: int) -> None:
+    from arena.games import trianon
+
+    game = trianon.GAME
+    codec = WireCodec(game)
+    state = game.new_game(seed, game.parse_options({"target": 300}))
+    rng = seeded_rng("wire-trianon", seed)
+    for _ in range(steps):
+        if state.to_move < 0:
+            break
+        game.apply(state, rng.choice(state.legal))
+    if state.to_move < 0:
+        return
+    seat = state.to_move
+    view = game.observe(state, seat)
+    info = game_info_bytes(game_info("trianon", "g", seat, seed, ["a", "b", "c"], {}))
+    request = pb.DecisionRequest.FromString(codec.decision_bytes(view, state.legal, 3, info, 500))
+    expected = {k: v for k, v in game.view_dict(view).items() if k not in VIEW_ONLY}
+    decoded = observation_dict(request.observation)
+    assert {k: decoded[k] for k in expected} == expected
+    assert [action_dict(a) for a in request.legal] == [game.action_event(a) for a in state.legal]
+    for action in state.legal:  # and every legal answer parses back
+        assert codec.parse_answer(pb.Action(**game.action_event(action))) == action

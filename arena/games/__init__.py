@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from arena.errors import ConfigError
 from arena.games.base import Game
+from arena.games.trianon import GAME as TRIANON_GAME
 from arena.games.trix import GAME as TRIX_GAME
 
-GAMES: dict[str, Game] = {TRIX_GAME.name: TRIX_GAME}
+GAMES: dict[str, Game] = {TRIX_GAME.name: TRIX_GAME, TRIANON_GAME.name: TRIANON_GAME}
 
 
 def get_game(name: str) -> Game:

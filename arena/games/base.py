@@ -74,5 +74,8 @@ class Game(Protocol):
     def deal_record(self, state: GameState, index: int) -> dict[str, Any]:
         """One deal (0-based) as a replay `deals` entry."""
 
+    def deal_contract(self, record: Mapping[str, Any]) -> str:
+        """What a replay deal was played as (a Trix contract, a Trianon bid or "trianon")."""
+
     def result(self, state: GameState) -> tuple[list[int], list[int]]:
         """Totals and ranks (1 is best) of a finished game."""

@@ -16,6 +16,7 @@ from typing import Any
 import sqlite_utils
 
 from arena.errors import ConfigError
+from arena.games import get_game
 from arena.league.config import LeagueConfig
 
 
@@ -271,7 +272,7 @@ def store_match(db: sqlite_utils.Database, league_id: int, match: dict[str, Any]
                     "deal": deal["number"],
                     "seat": seat,
                     "entrant": players[seat],
-                    "contract": _deal_label(deal),
+                    "contract": _deal_label(replay["game"], deal),
                     "score": score,
                 }
                 for deal in replay["deals"]
@@ -292,12 +293,11 @@ def store_match(db: sqlite_utils.Database, league_id: int, match: dict[str, Any]
             )
 
 
-def _deal_label(deal: dict[str, Any]) -> str:
-    """What a deal was played as: the Trix contract (or, later, a Trianon strain)."""
-    for event in deal["events"]:
-        if event.get("type") == "contract":
-            return event["contract"]
-    return deal.get("contract", "")
+def _deal_label(game: str, deal: dict[str, Any]) -> str:
+    """What a deal was played as: the Trix contract, or the Trianon strain ("H", "SS",
+    "NT", ...) or "trianon" for an all-pass round."""
+    label = get_game(game).deal_contract(deal)
+    return label.lstrip("0123456789") if game == "trianon" else label
 
 
 def replace_ratings(
