@@ -1,0 +1,71 @@
+"""Trianon through everything that is not the engine: the wire, external bots, leagues."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from arena.cli import app
+from arena.league.runner import run_league
+from arena.league.store import open_db
+from arena.league.table import league_rows
+
+ROOT = Path(__file__).resolve().parent.parent
+RANDOM = f"python {ROOT / 'sample_bots' / 'random_bot.py'}"
+JS = f"node {ROOT / 'sample_bots' / 'js_bot' / 'bot.js'}"
+
+
+def test_play_trianon_with_external_bots(tmp_path, js_bot_installed) -> None:
+    runner = CliRunner()
+    result = runner.invoke(
+        app,
+        ["play", "--game", "trianon", RANDOM, JS, "builtin:random", "--matches", "1",
+         "--replays", str(tmp_path / "r"), "--logs", str(tmp_path / "logs"), "--json"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    games = [json.loads(line) for line in result.output.splitlines()]
+    assert len(games) == 3 and all(g["faults"] == 0 for g in games)
+    for game in games:
+        replay = json.loads(Path(game["replay"]).read_text())
+        assert replay["game"] == "trianon" and replay["options"] == {
+            "target": 500, "max_deals": 200
+        }  # fmt: skip
+        for deal in replay["deals"]:
+            assert set(deal) == {"number", "dealer", "hands", "events", "scores"}
+            kinds = [e["type"] for e in deal["events"]]
+            assert set(kinds) <= {"bid", "pass", "raise", "keep", "play"}
+            assert kinds.count("play") == 36
+            if "bid" in kinds:
+                assert kinds.count("raise") + kinds.count("keep") == 1
+
+
+def test_a_trianon_league_with_three_seat_tables(tmp_path) -> None:
+    league = tmp_path / "tri.toml"
+    league.write_text(
+        '[league]\nname = "tri"\ngame = "trianon"\nseed = 5\nrotations = "all"\n'
+        "[rules]\ntarget = 300\n"
+        + "".join(
+            f'[[entrant]]\nname = "{n}"\nbot = "{b}"\n'
+            for n, b in [
+                ("a", "builtin:random"),
+                ("b", "builtin:first"),
+                ("c", "builtin:random"),
+                ("d", RANDOM),
+            ]
+        )  # fmt: skip
+    )
+    summary = run_league(league, tmp_path / "t.db", workers=2)
+    assert summary.played == summary.scheduled == 4  # C(4, 3) tables
+    db = open_db(tmp_path / "t.db")
+    try:
+        rows = league_rows(db, 1)
+        games = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        steps = db.execute("SELECT COUNT(DISTINCT step) FROM ratings").fetchone()[0]
+    finally:
+        db.close()
+    assert games == 4 * 6  # every seating of three
+    assert steps == 4
+    assert {r["name"] for r in rows} == {"a", "b", "c", "d"}
+    assert all(r["matches"] == 3 and r["games"] == 18 for r in rows)
