@@ -24,7 +24,7 @@ from arena.referee import RefereeSettings, play_game
 from arena.render import replay_text
 
 app = typer.Typer(
-    help="Trix Arena: a referee for card-game bot competitions (Trix now, Trianon next).",
+    help="Trix Arena: a referee for card-game bot competitions (Trix and Trianon).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -113,7 +113,7 @@ def play(
     ] = 0,
     rules: Annotated[
         list[str] | None,
-        typer.Option(help="Rule options KEY=VALUE (TRIX.md T-9); repeat, or separate with commas."),
+        typer.Option(help="Rule options KEY=VALUE (TRIX.md T-9, TRIANON.md N-9), repeatable."),
     ] = None,
     replays: Annotated[
         Path | None, typer.Option(help="Folder to write one replay JSON per game into.")
