@@ -140,7 +140,7 @@ def test_a_league_is_stored_whole_and_the_same_with_one_or_two_workers(tmp_path)
     assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert db.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 20 * 4
     assert db.execute("SELECT COUNT(*) FROM deal_scores").fetchone()[0] == 20 * 5 * 4
-    assert db.execute("SELECT version FROM schema_migrations").fetchall() == [(1,)]
+    assert db.execute("SELECT version FROM schema_migrations").fetchall() == [(1,), (2,)]
     steps = db.execute("SELECT COUNT(DISTINCT step) FROM ratings").fetchone()[0]
     assert steps == 5  # one update per match
     db.close()
@@ -423,3 +423,20 @@ def test_a_bot_that_cannot_start_does_not_stop_the_league(tmp_path) -> None:
     assert rows["first-b"]["faults"] > 0 and rows["first-b"]["place"] == 5  # forfeits: last
     for *_, replay in _games(tmp_path / "f.db"):
         assert check_replay(json.loads(replay)) == []
+
+
+def test_migrations_bring_an_old_database_up_to_date(tmp_path, monkeypatch) -> None:
+    import arena.league.store as store
+
+    monkeypatch.setattr(store, "MIGRATIONS", store.MIGRATIONS[:1])
+    old = store.open_db(tmp_path / "old.db")
+    assert "declarer" not in old["deal_scores"].columns_dict
+    old.close()
+    monkeypatch.undo()
+    new = store.open_db(tmp_path / "old.db")
+    try:
+        assert {"declarer", "made"} <= set(new["deal_scores"].columns_dict)
+        versions = [r["version"] for r in new["schema_migrations"].rows]
+        assert versions == [1, 2]
+    finally:
+        new.close()

@@ -69,3 +69,55 @@ def test_a_trianon_league_with_three_seat_tables(tmp_path) -> None:
     assert steps == 4
     assert {r["name"] for r in rows} == {"a", "b", "c", "d"}
     assert all(r["matches"] == 3 and r["games"] == 18 for r in rows)
+
+
+def test_trianon_tables_count_contracts_declared_made_and_failed(tmp_path) -> None:
+    from arena.games import trianon
+
+    league = tmp_path / "tri.toml"
+    league.write_text(
+        '[league]\nname = "tri"\ngame = "trianon"\nseed = 9\n'
+        + "".join(f'[[entrant]]\nname = "{n}"\nbot = "builtin:random"\n' for n in "abc")
+    )
+    run_league(league, tmp_path / "t.db", workers=1)
+    db = open_db(tmp_path / "t.db")
+    try:
+        rows = {r["name"]: r for r in league_rows(db, 1)}
+        replays = [json.loads(r["replay"]) for r in db["games"].rows]
+        players = [json.loads(r["players"]) for r in db["games"].rows]
+    finally:
+        db.close()
+    expected: dict[str, dict[str, list[int]]] = {}
+    for replay, seats in zip(replays, players, strict=True):
+        for deal in replay["deals"]:
+            seat, made = trianon.deal_declarer(deal)
+            if seat < 0:
+                continue
+            strain = trianon.deal_contract(deal).lstrip("0123456789")
+            counts = expected.setdefault(seats[seat], {}).setdefault(strain, [0, 0])
+            counts[0] += 1
+            counts[1] += int(made)
+    assert expected, "no contract was declared"
+    for name, strains in expected.items():
+        shown = rows[name]["per_contract"]
+        assert {s: [v["declared"], v["made"]] for s, v in shown.items()} == strains
+        assert all(v["declared"] == v["made"] + v["failed"] for v in shown.values())
+
+
+def test_deal_declarer_reads_made_and_failed_from_n5() -> None:
+    from arena.games.trianon import deal_declarer
+
+    def record(events, scores):
+        return {"events": events, "scores": scores}
+
+    bids = [{"seat": 1, "type": "bid", "bid": "7H"}, {"seat": 2, "type": "pass"},
+            {"seat": 0, "type": "bid", "bid": "8C"}, {"seat": 1, "type": "pass"},
+            {"seat": 2, "type": "keep"}]  # fmt: skip
+    bids[4]["seat"] = 0
+    assert deal_declarer(record(bids, [120, 0, 0])) == (0, True)  # N-5.2
+    assert deal_declarer(record(bids, [0, 80, 80])) == (0, False)  # N-5.3
+    four = [{"seat": 1, "type": "bid", "bid": "4C"}, {"seat": 2, "type": "pass"},
+            {"seat": 0, "type": "pass"}, {"seat": 1, "type": "keep"}]  # fmt: skip
+    assert deal_declarer(record(four, [0, 0, 0])) == (1, True)  # a made 4 scores 0
+    passes = [{"seat": s, "type": "pass"} for s in (1, 2, 0)]
+    assert deal_declarer(record(passes, [150, 0, 35])) == (-1, None)  # N-6

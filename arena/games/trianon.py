@@ -666,6 +666,17 @@ def deal_contract(record: Mapping[str, Any]) -> str:
     return contract or "trianon"
 
 
+def deal_declarer(record: Mapping[str, Any]) -> tuple[int, bool | None]:
+    """The declarer's seat of a replay deal (-1 in a Trianon round) and whether the
+    contract was made: failing pays the defenders (N-5.3), making never does (N-5.2)."""
+    bidders = [e["seat"] for e in record["events"] if e.get("type") == "bid"]
+    if not bidders:
+        return -1, None
+    declarer = bidders[-1]  # N-3.4: the last to bid is the one the other two passed to
+    defenders = [s for i, s in enumerate(record["scores"]) if i != declarer]
+    return declarer, all(score == 0 for score in defenders)
+
+
 class Trianon:
     """The Trianon game as the driver sees it (see `arena.games.base.Game`)."""
 
@@ -689,6 +700,7 @@ class Trianon:
     deal_record = staticmethod(deal_record)
     result = staticmethod(result)
     deal_contract = staticmethod(deal_contract)
+    deal_declarer = staticmethod(deal_declarer)
 
 
 GAME = Trianon()

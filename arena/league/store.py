@@ -125,8 +125,16 @@ def _migration_1(db: sqlite_utils.Database) -> None:
     )
 
 
+def _migration_2(db: sqlite_utils.Database) -> None:
+    """Declarers: which seat declared a deal's contract and whether it was made (Trianon
+    tables show contracts declared, made and failed per strain)."""
+    db["deal_scores"].add_column("declarer", int)  # 1 for the declaring seat, else 0
+    db["deal_scores"].add_column("made", int)  # on the declarer's row: 1 made, 0 failed
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "leagues, entrants, matches, games, results, deal scores, faults, ratings", _migration_1),
+    (2, "deal_scores.declarer and deal_scores.made", _migration_2),
 ]
 
 
@@ -266,18 +274,24 @@ def store_match(db: sqlite_utils.Database, league_id: int, match: dict[str, Any]
                 }
                 for seat in range(len(players))
             )
-            db["deal_scores"].insert_all(
-                {
-                    "game_id": game_id,
-                    "deal": deal["number"],
-                    "seat": seat,
-                    "entrant": players[seat],
-                    "contract": _deal_label(replay["game"], deal),
-                    "score": score,
-                }
-                for deal in replay["deals"]
-                for seat, score in enumerate(deal["scores"])
-            )
+            rows = []
+            for deal in replay["deals"]:
+                label = _deal_label(replay["game"], deal)
+                declarer, made = _declarer(replay["game"], deal)
+                for seat, score in enumerate(deal["scores"]):
+                    rows.append(
+                        {
+                            "game_id": game_id,
+                            "deal": deal["number"],
+                            "seat": seat,
+                            "entrant": players[seat],
+                            "contract": label,
+                            "score": score,
+                            "declarer": int(seat == declarer),
+                            "made": int(made) if seat == declarer else None,
+                        }
+                    )
+            db["deal_scores"].insert_all(rows)
             db["faults"].insert_all(
                 {
                     "game_id": game_id,
@@ -298,6 +312,12 @@ def _deal_label(game: str, deal: dict[str, Any]) -> str:
     "NT", ...) or "trianon" for an all-pass round."""
     label = get_game(game).deal_contract(deal)
     return label.lstrip("0123456789") if game == "trianon" else label
+
+
+def _declarer(game: str, deal: dict[str, Any]) -> tuple[int, bool | None]:
+    """The declaring seat and whether it made its contract (-1, None: no declarer)."""
+    find = getattr(get_game(game), "deal_declarer", None)
+    return find(deal) if find else (-1, None)
 
 
 def replace_ratings(

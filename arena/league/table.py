@@ -52,14 +52,9 @@ def league_rows(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any
             [league_id],
         )
     }
-    per_contract: dict[str, dict[str, float]] = {}
-    for row in db.query(
-        """SELECT d.entrant, d.contract, AVG(d.score) AS mean
-           FROM deal_scores d JOIN games g ON d.game_id = g.id
-           WHERE g.league_id = ? GROUP BY d.entrant, d.contract ORDER BY d.contract""",
-        [league_id],
-    ):
-        per_contract.setdefault(row["entrant"], {})[row["contract"]] = round(row["mean"], 2)
+    per_contract = (
+        _per_strain(db, league_id) if league["game"] == "trianon" else _per_contract(db, league_id)
+    )
     rows = []
     for name in entrants:
         rating = rater.ratings[name]
@@ -84,17 +79,53 @@ def league_rows(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any
     return [{"place": i, **row} for i, row in enumerate(rows, start=1)]
 
 
+def _per_contract(db: sqlite_utils.Database, league_id: int) -> dict[str, dict[str, Any]]:
+    """Trix: each entrant's mean deal score in each contract."""
+    out: dict[str, dict[str, Any]] = {}
+    for row in db.query(
+        """SELECT d.entrant, d.contract, AVG(d.score) AS mean
+           FROM deal_scores d JOIN games g ON d.game_id = g.id
+           WHERE g.league_id = ? GROUP BY d.entrant, d.contract ORDER BY d.contract""",
+        [league_id],
+    ):
+        out.setdefault(row["entrant"], {})[row["contract"]] = round(row["mean"], 2)
+    return out
+
+
+def _per_strain(db: sqlite_utils.Database, league_id: int) -> dict[str, dict[str, Any]]:
+    """Trianon: per strain, the contracts each entrant declared, made and failed."""
+    out: dict[str, dict[str, Any]] = {}
+    for row in db.query(
+        """SELECT d.entrant, d.contract, COUNT(*) AS declared, SUM(d.made) AS made
+           FROM deal_scores d JOIN games g ON d.game_id = g.id
+           WHERE g.league_id = ? AND d.declarer = 1
+           GROUP BY d.entrant, d.contract ORDER BY d.contract""",
+        [league_id],
+    ):
+        out.setdefault(row["entrant"], {})[row["contract"]] = {
+            "declared": row["declared"],
+            "made": row["made"],
+            "failed": row["declared"] - row["made"],
+        }
+    return out
+
+
 COLUMNS = (
     ("place", "place"), ("name", "name"), ("rating", "rating"), ("mu", "mu"),
     ("sigma", "sigma"), ("matches", "matches"), ("games", "games"),
     ("mean_score", "score/game"), ("duplicate_margin", "margin/game"),
-    ("per_contract", "per contract (mean deal score)"), ("faults", "faults"),
+    ("per_contract", "per contract"), ("faults", "faults"),
 )  # fmt: skip
 
 
 def _cell(key: str, value: Any) -> str:
     if key == "per_contract":
-        return " ".join(f"{SHORT.get(c, c)} {v:+.1f}" for c, v in value.items())
+        return " ".join(
+            f"{c} {v['declared']}/{v['made']}/{v['failed']}"
+            if isinstance(v, dict)
+            else f"{SHORT.get(c, c)} {v:+.1f}"
+            for c, v in value.items()
+        )
     if isinstance(value, float):
         return f"{value:+.2f}" if key in ("mean_score", "duplicate_margin") else f"{value:.2f}"
     return str(value)

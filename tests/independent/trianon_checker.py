@@ -592,7 +592,9 @@ def check_replay(replay: dict) -> list[str]:
     ranks = replay.get("ranks")
     expected = compute_ranks(sums)
     if ranks != expected:
-        errors.append(f"ranks are {ranks}, but totals {sums} from the deals give {expected} (N-7.2)")
+        errors.append(
+            f"ranks are {ranks}, but totals {sums} from the deals give {expected} (N-7.2)"
+        )
     return errors
 
 
@@ -643,7 +645,9 @@ def _check_deal(number: int, deal: object, errors: list[str]) -> list[int] | Non
                 f"{'made' if made else 'failed'} with {taken} tricks"
             )
             rule = "N-5.1, N-5.2" if made else "N-5.1, N-5.3"
-        errors.append(f"{where}: scores are {scores}, but the {what} scores {replay.scores} ({rule})")
+        errors.append(
+            f"{where}: scores are {scores}, but the {what} scores {replay.scores} ({rule})"
+        )
     return scores
 
 
@@ -697,9 +701,7 @@ def main(argv: list[str] | None = None) -> int:
     """Check every replay named (files, or directories searched for ``*.json``)."""
     args = sys.argv[1:] if argv is None else argv
     if not args:
-        print(
-            "usage: python -m tests.independent.trianon_checker FILE_OR_DIR...", file=sys.stderr
-        )
+        print("usage: python -m tests.independent.trianon_checker FILE_OR_DIR...", file=sys.stderr)
         return 2
     files = _replay_files(args)
     disagreements = 0
