@@ -121,3 +121,33 @@ def test_deal_declarer_reads_made_and_failed_from_n5() -> None:
     assert deal_declarer(record(four, [0, 0, 0])) == (1, True)  # a made 4 scores 0
     passes = [{"seat": s, "type": "pass"} for s in (1, 2, 0)]
     assert deal_declarer(record(passes, [150, 0, 35])) == (-1, None)  # N-6
+
+
+def test_trianon_replays_pass_the_independent_checker(tmp_path, js_bot_installed) -> None:
+    """Done when: `arena play --game trianon` with three sample bots and the Trianon demo
+    league complete, and an independent checker (written from TRIANON.md alone) accepts
+    their replays."""
+    from arena.league.runner import run_league
+    from tests.independent.trianon_checker import check_replay
+
+    runner = CliRunner()
+    result = runner.invoke(
+        app,
+        ["play", "--game", "trianon", RANDOM, JS, f"python {ROOT / 'sample_bots/greedy_bot.py'}",
+         "--matches", "2", "--replays", str(tmp_path / "r"), "--logs", str(tmp_path / "l")],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    files = sorted((tmp_path / "r").glob("*.json"))
+    assert len(files) == 6
+    for path in files:
+        assert check_replay(json.loads(path.read_text())) == [], path
+    summary = run_league(ROOT / "leagues" / "trianon-demo.toml", tmp_path / "demo.db")
+    assert summary.played == summary.scheduled == 10
+    db = open_db(tmp_path / "demo.db")
+    try:
+        replays = [json.loads(r["replay"]) for r in db["games"].rows]
+    finally:
+        db.close()
+    assert len(replays) == 60
+    for replay in replays:
+        assert check_replay(replay) == []

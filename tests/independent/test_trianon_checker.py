@@ -28,13 +28,16 @@ def _deal_hands(rng: random.Random) -> list[list[str]]:
     return [sorted(deck[12 * seat : 12 * seat + 12]) for seat in range(3)]
 
 
-def play_deal(rng, number, hands, script=None, dealer=None, ss_normal_order=False):
+def play_deal(
+    rng, number, hands, script=None, dealer=None, ss_normal_order=False, ignore_trump=False
+):
     """One deal played by random legal players: ``(deal object, info)``.
 
     `script` fixes the bidding: ``(calls, decision)`` with calls a list of bid codes or
     None (pass) in speaking order, and decision ``"keep"`` or a raise bid code.
     `dealer` overrides the dealer (to make a wrong record); `ss_normal_order` makes a
-    wrong record that ranks sans souci tricks in the normal order.
+    wrong record that ranks sans souci tricks in the normal order, `ignore_trump` one
+    that gives trump tricks to the highest card of the suit led.
     """
     dealer = tc.dealer_of(number) if dealer is None else dealer
     calls = list(script[0]) if script else None
@@ -70,7 +73,7 @@ def play_deal(rng, number, hands, script=None, dealer=None, ss_normal_order=Fals
     held = [list(hand) for hand in hands]
     leader = dealer if declarer is None else (declarer + 1) % 3
     tricks = [0, 0, 0]
-    ss_differs = False
+    ss_differs = trump_differs = False
     for _ in range(12):
         trick: list[str] = []
         for step in range(3):
@@ -80,10 +83,12 @@ def play_deal(rng, number, hands, script=None, dealer=None, ss_normal_order=Fals
             trick.append(card)
             events.append({"seat": seat, "type": "play", "card": card})
         right = tc.trick_winner(trick, leader, trump, sans_souci)
-        wrong = tc.trick_winner(trick, leader, trump, False)
+        wrong = tc.trick_winner(trick, leader, None if ignore_trump else trump, False)
         if sans_souci and right != wrong:
             ss_differs = True
-        leader = wrong if ss_normal_order else right
+        if trump and right != wrong:
+            trump_differs = True
+        leader = wrong if (ss_normal_order or ignore_trump) else right
         tricks[leader] += 1
     scores = tc.deal_score(declarer, contract, tricks)
     deal = {"number": number, "dealer": dealer, "hands": hands, "events": events, "scores": scores}
@@ -93,6 +98,7 @@ def play_deal(rng, number, hands, script=None, dealer=None, ss_normal_order=Fals
         "tricks": tricks,
         "made": declarer is not None and tricks[declarer] >= tc.parse_bid(contract)[0],
         "ss_differs": ss_differs,
+        "trump_differs": trump_differs,
     }
     return deal, info
 
@@ -100,8 +106,8 @@ def play_deal(rng, number, hands, script=None, dealer=None, ss_normal_order=Fals
 def make_game(seed, target=500, max_deals=200, scripts=None, **wrong):
     """A whole replay of random legal play, and the info of each deal.
 
-    `scripts` fixes the bidding of the first deals; `wrong` passes ``dealer_shift`` or
-    ``ss_normal_order`` to make a record that breaks the rules.
+    `scripts` fixes the bidding of the first deals; `wrong` passes ``dealer_shift``,
+    ``ss_normal_order`` or ``ignore_trump`` to make a record that breaks the rules.
     """
     rng = random.Random(seed)
     deals, infos = [], []
@@ -117,6 +123,7 @@ def make_game(seed, target=500, max_deals=200, scripts=None, **wrong):
             script=script,
             dealer=(tc.dealer_of(number) + shift) % 3,
             ss_normal_order=wrong.get("ss_normal_order", False),
+            ignore_trump=wrong.get("ignore_trump", False),
         )
         deals.append(deal)
         infos.append(info)
@@ -489,10 +496,14 @@ def test_wrong_first_leader_is_caught(rich):
         _assert_caught(replay, f"deal {index + 1} event {start}:", f"lead trick 1 ({rule})")
 
 
-def test_sans_souci_order_misapplied_is_caught():
+@pytest.mark.parametrize(
+    ("wrong", "flag"), [("ss_normal_order", "ss_differs"), ("ignore_trump", "trump_differs")]
+)
+def test_trick_winner_misapplied_is_caught(wrong, flag):
+    """A record that ranks sans souci tricks in the normal order, or ignores trumps."""
     for seed in range(300):
-        replay, infos = make_game(seed, ss_normal_order=True)
-        bad = [n for n, info in enumerate(infos) if info["ss_differs"]]
+        replay, infos = make_game(seed, **{wrong: True})
+        bad = [n for n, info in enumerate(infos) if info[flag]]
         if bad:
             errors = tc.check_replay(replay)
             assert any(e.startswith(f"deal {bad[0] + 1}") for e in errors), errors
@@ -500,7 +511,7 @@ def test_sans_souci_order_misapplied_is_caught():
             assert not any(e.startswith(f"deal {n + 1}:") for n in clean for e in errors)
             assert not any(e.startswith(f"deal {n + 1} ") for n in clean for e in errors)
             return
-    raise AssertionError("no game with a sans souci trick that the order decides")
+    raise AssertionError("no game with a trick that the misapplied rule decides")
 
 
 def test_playing_a_card_not_held_is_caught(rich):
