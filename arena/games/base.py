@@ -77,5 +77,9 @@ class Game(Protocol):
     def deal_contract(self, record: Mapping[str, Any]) -> str:
         """What a replay deal was played as (a Trix contract, a Trianon bid or "trianon")."""
 
+    def deal_declarer(self, record: Mapping[str, Any]) -> tuple[int, bool | None]:
+        """The seat that declared a deal's contract and whether it was made ((-1, None)
+        when the game has no declarer)."""
+
     def result(self, state: GameState) -> tuple[list[int], list[int]]:
         """Totals and ranks (1 is best) of a finished game."""

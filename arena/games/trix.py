@@ -743,5 +743,10 @@ class Trix:
         """The contract of a replay deal record (its first event)."""
         return record["events"][0]["contract"]
 
+    @staticmethod
+    def deal_declarer(record: Mapping[str, Any]) -> tuple[int, bool | None]:
+        """Trix has no declarer: the King chooses, and nothing is made or failed."""
+        return -1, None
+
 
 GAME = Trix()

@@ -316,8 +316,7 @@ def _deal_label(game: str, deal: dict[str, Any]) -> str:
 
 def _declarer(game: str, deal: dict[str, Any]) -> tuple[int, bool | None]:
     """The declaring seat and whether it made its contract (-1, None: no declarer)."""
-    find = getattr(get_game(game), "deal_declarer", None)
-    return find(deal) if find else (-1, None)
+    return get_game(game).deal_declarer(deal)
 
 
 def replace_ratings(
