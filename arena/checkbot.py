@@ -13,6 +13,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from arena.bots.remote import RemotePlayer, RemoteSettings
 from arena.bots.spec import started_players
@@ -116,6 +117,8 @@ def check_bot(
             if isinstance(bot, RemotePlayer):
                 report.version = bot.version
                 report.log_path = str(bot.log_path or "")
+            asked = _KindRecorder(bot, report)
+            players = [asked, *players[1:]]
             rounds = seatings(game.seats)
             for index in range(MAX_GAMES):
                 order = rounds[index % len(rounds)]  # order[seat] = index in `players`
@@ -144,13 +147,38 @@ def check_bot(
     return report
 
 
+class _KindRecorder:
+    """Wraps the bot under test: records each kind of decision it answered legally (the
+    kind asked, not the answer's type: a Trianon "raise" decision answered "keep" counts)."""
+
+    def __init__(self, player: Any, report: CheckReport) -> None:
+        self._player = player
+        self._report = report
+        self.name = player.name
+        self.wants_notices = player.wants_notices
+
+    def start_game(self, start: Any) -> None:
+        self._player.start_game(start)
+
+    def act(self, decision: Any) -> Any:
+        kind = decision.kind
+        action = self._player.act(decision)
+        if action in decision.legal:
+            self._report.kinds_seen.add(kind)
+        return action
+
+    def end_deal(self, seat: int, deal: Any) -> None:
+        self._player.end_deal(seat, deal)
+
+    def end_game(self, seat: int, replay: Any) -> None:
+        self._player.end_game(seat, replay)
+
+
 def _account(report: CheckReport, replay: dict, seat: int) -> None:
-    """Count what the bot itself decided (not fallback moves) in one game's replay."""
+    """Count the contracts in which the bot itself played a card (not fallback moves)."""
     for deal in replay["deals"]:
         contract = deal["events"][0].get("contract") if deal["events"] else None
         for event in deal["events"]:
-            if event["seat"] != seat or "auto" in event:
-                continue
-            report.kinds_seen.add(event["type"])
-            if event["type"] == "play" and contract:
-                report.contracts_seen.add(contract)
+            if event["seat"] == seat and "auto" not in event and event["type"] == "play":
+                if contract:
+                    report.contracts_seen.add(contract)
