@@ -45,7 +45,7 @@ def make_player(
     if spec.startswith(GRPC_PREFIX):
         return RemotePlayer(spec, address=grpc_address(spec), settings=settings)
     argv = command_argv(spec, base_dir)
-    log = log_path or Path("arena-logs") / (_slug(spec) + ".log")
+    log = log_path or Path("arena-logs") / (slug(spec) + ".log")
     return RemotePlayer(spec, process=BotProcess(argv, log, cwd=base_dir), settings=settings)
 
 
@@ -62,8 +62,9 @@ def grpc_address(spec: str) -> str:
     return rest
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")[:60] or "bot"
+def slug(text: str, fallback: str = "bot", limit: int = 60) -> str:
+    """`text` as a safe file name part (log files per bot, log folders per league)."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")[:limit] or fallback
 
 
 def unique_names(names: list[str]) -> list[str]:
@@ -98,7 +99,7 @@ def started_players(
     players: list[Player] = []
     try:
         for seat, spec in enumerate(specs):
-            log = log_dir / f"{log_prefix}seat{seat}-{_slug(spec)}.log"
+            log = log_dir / f"{log_prefix}seat{seat}-{slug(spec)}.log"
             players.append(make_player(spec, settings, log, base_dir))
         remote = [p for p in players if isinstance(p, RemotePlayer)]
         failed: set[int] = set()

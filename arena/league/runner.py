@@ -23,7 +23,7 @@ from typing import Any
 
 from arena.bots.process import kill_all_now
 from arena.bots.remote import RemoteSettings
-from arena.bots.spec import started_players
+from arena.bots.spec import slug, started_players
 from arena.games import get_game
 from arena.league.config import LeagueConfig, load_league
 from arena.league.ratings import (
@@ -191,7 +191,7 @@ def run_league(
     if until_separated and stored and separated(rater, entrants):
         summary.stopped_early = "the ranking was already separated"
         return summary
-    log_dir = db_path.parent / "logs" / _slug(config.name)
+    log_dir = db_path.parent / "logs" / slug(config.name, "league", limit=200)
     workers = max(1, workers or os.cpu_count() or 1)
     started = time.monotonic()
     games_done = 0
@@ -262,9 +262,3 @@ def _stop_workers(executor: ProcessPoolExecutor) -> None:
 def _leader(rater: Rater) -> tuple[str, float]:
     name, rating = max(rater.ratings.items(), key=lambda kv: kv[1].mu - 3 * kv[1].sigma)
     return name, rating.mu - 3 * rating.sigma
-
-
-def _slug(text: str) -> str:
-    import re
-
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-") or "league"

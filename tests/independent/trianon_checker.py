@@ -33,10 +33,8 @@ Reading of the rule book where it leaves room:
 
 from __future__ import annotations
 
-import json
 import re
 import sys
-from pathlib import Path
 
 # --------------------------------------------------------------------------- cards
 
@@ -686,39 +684,11 @@ def _check_end(deal_scores: list[list[int]], options: dict, errors: list[str]) -
 # ------------------------------------------------------------------ command line
 
 
-def _replay_files(args: list[str]) -> list[Path]:
-    files: list[Path] = []
-    for arg in args:
-        path = Path(arg)
-        if path.is_dir():
-            files.extend(sorted(path.rglob("*.json")))
-        else:
-            files.append(path)
-    return files
-
-
 def main(argv: list[str] | None = None) -> int:
     """Check every replay named (files, or directories searched for ``*.json``)."""
-    args = sys.argv[1:] if argv is None else argv
-    if not args:
-        print("usage: python -m tests.independent.trianon_checker FILE_OR_DIR...", file=sys.stderr)
-        return 2
-    files = _replay_files(args)
-    disagreements = 0
-    for path in files:
-        try:
-            replay = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as error:
-            problems = [f"cannot read replay: {error}"]
-        else:
-            problems = check_replay(replay)
-        for problem in problems:
-            print(f"{path}: {problem}")
-        disagreements += len(problems)
-    print(f"{len(files)} replays checked, {disagreements} disagreements")
-    if not files:
-        return 2
-    return 0 if disagreements == 0 else 1
+    from tests.independent.cli import run_checker
+
+    return run_checker(check_replay, "tests.independent.trianon_checker", argv)
 
 
 if __name__ == "__main__":
