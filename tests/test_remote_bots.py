@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from arena.bots.remote import BotStartError, RemotePlayer, RemoteSettings
-from arena.bots.spec import started_players
+from arena.bots.spec import spec_slug, started_players
 from arena.cards import parse_card
 from arena.games import get_game, trix
 from arena.referee import RefereeSettings, play_game
@@ -271,6 +271,13 @@ def test_a_flooding_bot_has_its_log_capped(tmp_path) -> None:
     size = log.stat().st_size
     assert LOG_CAP_BYTES <= size <= LOG_CAP_BYTES + 200
     assert log.read_text().endswith("further output was discarded]\n")
+
+
+def test_log_names_keep_the_bot_and_its_flags_however_deep_its_folder() -> None:
+    deep = "/tmp/" + "/".join(["folder"] * 30) + "/scripted_bot.py"
+    assert spec_slug(f"python {deep} --fault flood") == "python-scripted_bot.py---fault-flood"
+    assert spec_slug("grpc:unix:/run/bots/a.sock") == "a.sock"
+    assert spec_slug("builtin:random") == "builtin-random"
 
 
 def test_the_time_bank_absorbs_an_overrun(tmp_path) -> None:

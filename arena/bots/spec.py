@@ -45,7 +45,7 @@ def make_player(
     if spec.startswith(GRPC_PREFIX):
         return RemotePlayer(spec, address=grpc_address(spec), settings=settings)
     argv = command_argv(spec, base_dir)
-    log = log_path or Path("arena-logs") / (slug(spec) + ".log")
+    log = log_path or Path("arena-logs") / (spec_slug(spec) + ".log")
     return RemotePlayer(spec, process=BotProcess(argv, log, cwd=base_dir), settings=settings)
 
 
@@ -65,6 +65,13 @@ def grpc_address(spec: str) -> str:
 def slug(text: str, fallback: str = "bot", limit: int = 60) -> str:
     """`text` as a safe file name part (log files per bot, log folders per league)."""
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")[:limit] or fallback
+
+
+def spec_slug(spec: str) -> str:
+    """A bot spec as a log file name part: folders dropped from every word, so that a
+    bot's own name and flags survive the length limit however deep its path is."""
+    words = [word.rstrip("/").rsplit("/", 1)[-1] for word in spec.split()]
+    return slug(" ".join(words))
 
 
 def unique_names(names: list[str]) -> list[str]:
@@ -99,7 +106,7 @@ def started_players(
     players: list[Player] = []
     try:
         for seat, spec in enumerate(specs):
-            log = log_dir / f"{log_prefix}seat{seat}-{slug(spec)}.log"
+            log = log_dir / f"{log_prefix}seat{seat}-{spec_slug(spec)}.log"
             players.append(make_player(spec, settings, log, base_dir))
         remote = [p for p in players if isinstance(p, RemotePlayer)]
         failed: set[int] = set()
