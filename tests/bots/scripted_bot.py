@@ -76,13 +76,21 @@ def answer(request: pb.DecisionRequest) -> bytes:
     elif hit and fault == "slow":
         time.sleep(0.7)
     elif hit and fault == "spawn":
-        if os.fork() == 0:  # double fork: the grandchild is orphaned and sleeps on
+        child = os.fork()
+        if child == 0:  # double fork: the grandchild is orphaned and sleeps on
             os.setsid()
             if os.fork() == 0:
-                with open(args.pidfile or os.devnull, "w") as f:
+                with open(args.pidfile + ".tmp" if args.pidfile else os.devnull, "w") as f:
                     f.write(str(os.getpid()))
+                if args.pidfile:
+                    os.rename(args.pidfile + ".tmp", args.pidfile)
                 time.sleep(600)
             os._exit(0)
+        os.waitpid(child, 0)
+        for _ in range(500):  # answer once the grandchild is surely there (bounded)
+            if not args.pidfile or os.path.exists(args.pidfile):
+                break
+            time.sleep(0.01)
     return pb.DecisionReply(decision_id=reply_id, action=action).SerializeToString()
 
 
