@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean proto js-bot
+.PHONY: demo test lint bench clean proto js-bot sandbox-tools
 
 # The generated gRPC code in arena/v1/ comes from protos/ by this one command;
 # tests/test_proto_sync.py fails when the two disagree.
@@ -26,10 +26,23 @@ js-bot: $(JS_BOT)/node_modules/.package-lock.json
 $(JS_BOT)/node_modules/.package-lock.json: $(JS_BOT)/package.json $(JS_BOT)/package-lock.json
 	npm ci --prefix $(JS_BOT)
 
-demo: $(STAMP) js-bot
+# The bot sandbox needs bubblewrap (Debian package `bubblewrap`) and util-linux's
+# setpriv and prlimit. As root with apt-get, the package is installed when missing;
+# otherwise this says what to install, and leagues need sandbox = "off" to run without.
+sandbox-tools:
+	@command -v bwrap >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing bubblewrap for the bot sandbox"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null || \
+	    { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; }; \
+	  else \
+	    echo "warning: bubblewrap (bwrap) is not installed: install it for the bot sandbox"; \
+	  fi; }
+
+demo: $(STAMP) js-bot sandbox-tools
 	$(BIN)/arena demo
 
-test: $(STAMP) js-bot
+test: $(STAMP) js-bot sandbox-tools
 	$(BIN)/ruff check arena tests sample_bots
 	$(BIN)/python -m pytest
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.bots.remote import RemotePlayer, RemoteSettings
+from arena.bots.sandbox import Sandbox
 from arena.bots.spec import started_players
 from arena.games import get_game
 from arena.matches import seatings
@@ -97,6 +98,7 @@ def check_bot(
     settings: RemoteSettings | None = None,
     log_dir: Path | None = None,
     seed: str = "check",
+    sandbox: Sandbox | None = None,
 ) -> CheckReport:
     """Run the conformance check; never raises for anything the bot does."""
     game = get_game(game_name)
@@ -110,7 +112,9 @@ def check_bot(
     specs = [spec] + ["builtin:first"] * (game.seats - 1)  # they pass: the bot gets to declare
     started = time.monotonic()
     try:
-        with started_players(specs, game_name, options_dict, settings, log_dir) as players:
+        with started_players(
+            specs, game_name, options_dict, settings, log_dir, sandbox=sandbox
+        ) as players:
             report.handshake_seconds = time.monotonic() - started
             bot = players[0]
             report.name = bot.name

@@ -16,6 +16,7 @@ import typer
 
 from arena import __version__
 from arena.bots.remote import RemoteSettings
+from arena.bots.sandbox import Sandbox, sandbox_problem
 from arena.bots.spec import started_players, unique_names
 from arena.errors import ArenaError, ConfigError
 from arena.games import GAMES, get_game
@@ -89,6 +90,31 @@ Transport = Annotated[
 LogDir = Annotated[
     Path, typer.Option(help="Folder for the started bots' logs (one file per bot and match).")
 ]
+SandboxMode = Annotated[
+    str,
+    typer.Option(
+        "--sandbox",
+        help="on: started bots run confined (bubblewrap, own user, limits; see README); "
+        "off: with resource limits only, for bots you trust.",
+    ),
+]
+
+
+def _sandbox(mode: str, specs: list[str]) -> Sandbox:
+    """The sandbox for `arena play` / `check-bot`, said once when it is off."""
+    if mode not in ("on", "off"):
+        raise ConfigError(f"--sandbox must be on or off, not {mode!r}")
+    started = [s for s in specs if not s.startswith(("builtin:", "grpc:"))]
+    if started and mode == "off":
+        typer.echo("sandbox off: started bots run with resource limits only", err=True)
+    elif started:
+        problem = sandbox_problem()
+        if problem:
+            raise ConfigError(
+                f"cannot sandbox the bots: {problem}. Install bubblewrap, or pass "
+                "--sandbox off to run bots you trust with resource limits only"
+            )
+    return Sandbox(enabled=mode == "on")
 
 
 @app.command()
@@ -129,9 +155,11 @@ def play(
     ] = 5,
     transport: Transport = "stream",
     logs: LogDir = Path("arena-logs"),
+    sandbox_mode: SandboxMode = "on",
 ) -> None:
     """Play games (or seat-rotated matches) between bots and print the results."""
     try:
+        sandbox = _sandbox(sandbox_mode, bots)
         game_obj = get_game(game)
         options = game_obj.parse_options(parse_rules(rules or []))
         if len(bots) != game_obj.seats:
@@ -175,8 +203,10 @@ def play(
             sums: dict[str, int] = {}
             played = 0
             for m, match_seed in enumerate(game_seeds(seed, matches), start=1):
-                with started_players(bots, game, game_obj.options_dict(options), remote, logs,
-                                     log_prefix=f"match{m}-") as players:  # fmt: skip
+                with started_players(
+                    bots, game, game_obj.options_dict(options), remote, logs,
+                    log_prefix=f"match{m}-", sandbox=sandbox,
+                ) as players:  # fmt: skip
                     names = unique_names([p.name for p in players])
                     result = play_match(
                         game_obj, players, names, match_seed, options, referee,
@@ -200,7 +230,9 @@ def play(
                     + "  ".join(f"{n} {t / played:+.1f}" for n, t in sums.items())
                 )
             return
-        with started_players(bots, game, game_obj.options_dict(options), remote, logs) as players:
+        with started_players(
+            bots, game, game_obj.options_dict(options), remote, logs, sandbox=sandbox
+        ) as players:
             names = unique_names([p.name for p in players])
             for index, game_seed in enumerate(game_seeds(seed, games), start=1):
                 result = play_game(game_obj, players, game_seed, options, referee, names=names)
@@ -219,6 +251,7 @@ def check_bot_cmd(
     startup_timeout: StartupTimeout = 10.0,
     transport: Transport = "stream",
     logs: LogDir = Path("arena-logs"),
+    sandbox_mode: SandboxMode = "on",
 ) -> None:
     """Check a bot against the protocol: every contract and decision kind, latency, faults.
 
@@ -226,8 +259,9 @@ def check_bot_cmd(
     from arena.checkbot import check_bot
 
     try:
+        sandbox = _sandbox(sandbox_mode, [bot])
         settings = _remote_settings(move_timeout, startup_timeout, 0.0, transport)
-        report = check_bot(bot, game, settings, logs)
+        report = check_bot(bot, game, settings, logs, sandbox=sandbox)
     except ArenaError as err:
         _fail(str(err))
     typer.echo("\n".join(report.lines()))
@@ -303,10 +337,14 @@ def run(
     fmt: Annotated[str, typer.Option("--format", help="Table format at the end.")] = "text",
 ) -> None:
     """Run a league (or resume it: stored matches are never played again) and print its table."""
-    from arena.league.runner import run_league
+    from arena.league.config import load_league
+    from arena.league.runner import run_league, sandbox_notice
     from arena.progress import LeagueProgress
 
     try:
+        notice = sandbox_notice(load_league(league))
+        if notice:
+            typer.echo(notice, err=True)
         with LeagueProgress() as progress:
             summary = run_league(league, db, workers, until_separated, progress.update)
     except ArenaError as err:

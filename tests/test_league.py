@@ -212,6 +212,17 @@ def _bot_processes(marker: str) -> list[int]:
     return found
 
 
+def _random_bot_copy(tmp_path: Path, name: str) -> Path:
+    """The random bot under a unique path (to find its processes), in a folder that
+    the sandboxed bot's own user may read (pytest's tmp_path is the owner's alone)."""
+    folder = tmp_path / "bots"
+    folder.mkdir(exist_ok=True)
+    folder.chmod(0o755)
+    bot = folder / name
+    bot.write_text(RANDOM_BOT.read_text())
+    return bot
+
+
 def _assert_no_bots_and_intact(bot: Path, db_path: Path) -> None:
     """No process of `bot` is left (waiting a bounded while for the kills), the database
     passes its integrity check, and every stored match is whole."""
@@ -230,8 +241,7 @@ def _assert_no_bots_and_intact(bot: Path, db_path: Path) -> None:
 
 
 def test_kill_9_halfway_then_resume_equals_an_uninterrupted_run(tmp_path) -> None:
-    bot = tmp_path / "killtest_random_bot.py"  # a unique path, to find its processes
-    bot.write_text(RANDOM_BOT.read_text())
+    bot = _random_bot_copy(tmp_path, "killtest_random_bot.py")
     path = write_league(tmp_path, rounds=2, **{f"python {RANDOM_BOT}": f"python {bot}"})
     db_path = tmp_path / "k.db"
     command = [sys.executable, "-m", "arena.cli", "run", str(path), "--db", str(db_path),
@@ -365,8 +375,7 @@ def test_table_json_keys_and_formats(tmp_path) -> None:
 
 
 def test_ctrl_c_stops_cleanly_and_ends_every_bot(tmp_path) -> None:
-    bot = tmp_path / "ctrlc_random_bot.py"
-    bot.write_text(RANDOM_BOT.read_text())
+    bot = _random_bot_copy(tmp_path, "ctrlc_random_bot.py")
     path = write_league(tmp_path, rounds=3, **{f"python {RANDOM_BOT}": f"python {bot}"})
     db_path = tmp_path / "i.db"
     command = [sys.executable, "-m", "arena.cli", "run", str(path), "--db", str(db_path),

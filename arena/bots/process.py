@@ -14,6 +14,7 @@ import contextlib
 import ctypes
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -22,9 +23,11 @@ import threading
 import time
 from pathlib import Path
 
+from arena.bots.sandbox import INSIDE_SHARE, Sandbox, Slot, share_folder, trusted_socket, wrap
 from arena.errors import ConfigError
 
 ADDRESS_VARIABLE = "ARENA_BOT_ADDRESS"
+MARKER_VARIABLE = "ARENA_BOT_ID"  # in every started bot's environment: finds its orphans
 LOG_CAP_BYTES = 1 << 20  # per bot process and match
 _PR_SET_CHILD_SUBREAPER = 36
 
@@ -84,29 +87,65 @@ def descendants(pid: int) -> set[int]:
 
 
 class BotProcess:
-    """One started bot: its process, its socket folder and its log."""
+    """One started bot: its process, its socket folder and its log.
 
-    def __init__(self, argv: list[str], log_path: Path, cwd: Path | None = None) -> None:
+    With a `sandbox`, the bot runs confined (arena.bots.sandbox) in a slot of its own,
+    its socket folder is shared with it alone, and the referee connects only through
+    its own checked link to the socket (`ready_address`).
+    """
+
+    def __init__(
+        self,
+        argv: list[str],
+        log_path: Path,
+        cwd: Path | None = None,
+        sandbox: Sandbox | None = None,
+    ) -> None:
         self.argv = argv
         self.log_path = log_path
         self.cwd = cwd
-        self.folder = Path(tempfile.mkdtemp(prefix="arena-bot-"))
+        self.sandbox = sandbox
+        self.slot = Slot() if sandbox is not None and sandbox.enabled else None
+        if self.slot is not None:
+            self.folder = share_folder(self.slot)
+            self._private = Path(tempfile.mkdtemp(prefix="arena-ref-"))
+        else:
+            self.folder = Path(tempfile.mkdtemp(prefix="arena-bot-"))
         self.socket_path = self.folder / "bot.sock"
         self.address = f"unix:{self.socket_path}"
+        self.marker = f"{MARKER_VARIABLE}={self.folder.name}"
         self.process: subprocess.Popen[bytes] | None = None
         self._drain: threading.Thread | None = None
         self.known: set[int] = set()
+
+    def ready_address(self) -> str:
+        """The address to connect to once the socket exists: with a sandbox, the
+        referee's own link to it, after checking it is a socket of the bot's user
+        (ValueError otherwise)."""
+        if self.slot is None:
+            return self.address
+        link = trusted_socket(self.socket_path, self.slot, self._private)
+        return f"unix:{link}"
 
     def start(self) -> None:
         """Start (or restart) the command; never blocks on the bot."""
         self.stop()
         with contextlib.suppress(FileNotFoundError):
             self.socket_path.unlink()
-        env = {**os.environ, ADDRESS_VARIABLE: self.address, "PYTHONUNBUFFERED": "1"}
+        inside = INSIDE_SHARE / self.socket_path.name if self.slot else self.socket_path
+        variables = {
+            ADDRESS_VARIABLE: f"unix:{inside}",
+            MARKER_VARIABLE: self.folder.name,
+            "PYTHONUNBUFFERED": "1",
+        }
+        argv = self.argv
+        if self.sandbox is not None:
+            argv = wrap(self.argv, self.sandbox, self.slot, self.folder, self.cwd, variables)
+        env = {**os.environ, **variables}
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.process = subprocess.Popen(
-                self.argv,
+                argv,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
@@ -178,6 +217,8 @@ class BotProcess:
                 continue
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(timeout=5)
+        if self.slot is not None:
+            self.slot.sweep()
         _reap(everyone)
         if self._drain is not None:
             self._drain.join(timeout=2)
@@ -187,7 +228,7 @@ class BotProcess:
 
     def _orphans(self) -> set[int]:
         """Processes below the referee whose environment holds this bot's address."""
-        marker = f"{ADDRESS_VARIABLE}={self.address}\0".encode()
+        marker = f"{self.marker}\0".encode()
         found = set()
         for pid in descendants(os.getpid()):
             try:
@@ -200,10 +241,10 @@ class BotProcess:
 
     def close(self) -> None:
         self.stop()
-        with contextlib.suppress(OSError):
-            self.socket_path.unlink()
-        with contextlib.suppress(OSError):
-            self.folder.rmdir()
+        if self.slot is not None:
+            self.slot.release()
+            shutil.rmtree(self._private, ignore_errors=True)
+        shutil.rmtree(self.folder, ignore_errors=True)  # a bot may leave files there
 
 
 def _drain_to_log(stream, log_path: Path) -> None:
@@ -250,6 +291,8 @@ def kill_all_now() -> None:
         for victim in victims:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(victim, signal.SIGKILL)
+        if bot.slot is not None:
+            bot.slot.sweep()
 
 
 def stop_all() -> None:

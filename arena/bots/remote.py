@@ -167,6 +167,11 @@ class RemotePlayer:
             )
             if not ready:
                 raise BotStartError(self._start_problem("did not start listening"))
+            try:
+                self.address = self.process.ready_address()
+            except (OSError, ValueError) as err:
+                problem = self._start_problem(f"offered an untrusted socket ({err})")
+                raise BotStartError(problem) from None
         self._open_channel()
         try:
             grpc.channel_ready_future(self._channel).result(

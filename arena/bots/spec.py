@@ -17,6 +17,7 @@ from typing import Any
 from arena.bots.builtin import make_builtin
 from arena.bots.process import BotProcess, become_subreaper, command_argv
 from arena.bots.remote import BotStartError, RemotePlayer, RemoteSettings
+from arena.bots.sandbox import Sandbox
 from arena.errors import ConfigError
 from arena.referee import Player
 
@@ -29,11 +30,13 @@ def make_player(
     settings: RemoteSettings | None = None,
     log_path: Path | None = None,
     base_dir: Path | None = None,
+    sandbox: Sandbox | None = None,
 ) -> Player:
     """A player for `spec`; ConfigError with the accepted forms when it is not one.
 
     `log_path` is where a started bot's output goes; `base_dir` resolves relative
-    paths in a command (a league file's folder).
+    paths in a command (a league file's folder); `sandbox` confines a started bot
+    (None: run it as it is, for trusted bots and tests of the referee itself).
     """
     spec = spec.strip()
     if not spec:
@@ -46,7 +49,8 @@ def make_player(
         return RemotePlayer(spec, address=grpc_address(spec), settings=settings)
     argv = command_argv(spec, base_dir)
     log = log_path or Path("arena-logs") / (spec_slug(spec) + ".log")
-    return RemotePlayer(spec, process=BotProcess(argv, log, cwd=base_dir), settings=settings)
+    process = BotProcess(argv, log, cwd=base_dir, sandbox=sandbox)
+    return RemotePlayer(spec, process=process, settings=settings)
 
 
 def grpc_address(spec: str) -> str:
@@ -94,6 +98,7 @@ def started_players(
     base_dir: Path | None = None,
     log_prefix: str = "",
     tolerate_start_failures: bool = False,
+    sandbox: Sandbox | None = None,
 ) -> Iterator[list[Player]]:
     """Players for `specs`, external ones launched together and then handshaken, and
     every process ended on the way out, whatever happens (Ctrl-C included).
@@ -107,7 +112,7 @@ def started_players(
     try:
         for seat, spec in enumerate(specs):
             log = log_dir / f"{log_prefix}seat{seat}-{spec_slug(spec)}.log"
-            players.append(make_player(spec, settings, log, base_dir))
+            players.append(make_player(spec, settings, log, base_dir, sandbox))
         remote = [p for p in players if isinstance(p, RemotePlayer)]
         failed: set[int] = set()
         for player in remote:

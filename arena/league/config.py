@@ -7,10 +7,11 @@ league file without reading code.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from arena.bots.sandbox import Sandbox, SandboxLimits
 from arena.errors import ConfigError
 from arena.games import GAMES, get_game
 
@@ -23,7 +24,11 @@ LEAGUE_KEYS = {
     "name", "game", "seed", "schedule", "rounds", "matches", "candidates", "rotations",
     "rate_by", "forfeit_faults",
 }  # fmt: skip
-LIMIT_KEYS = {"move_timeout", "startup_timeout", "max_faults", "time_bank", "transport"}
+SANDBOX_LIMIT_KEYS = tuple(f.name for f in fields(SandboxLimits))
+LIMIT_KEYS = {
+    "move_timeout", "startup_timeout", "max_faults", "time_bank", "transport", "sandbox",
+    *SANDBOX_LIMIT_KEYS,
+}  # fmt: skip
 RATING_KEYS = {"mu", "sigma", "beta", "tau", "draw_probability"}
 TOP_KEYS = {"league", "rules", "limits", "ratings", "entrant"}
 
@@ -52,6 +57,12 @@ class Limits:
     max_faults: int = 5
     time_bank: float = 0.0
     transport: str = "stream"
+    sandbox: str = "on"  # "off": started bots run with the resource limits only
+    bot: SandboxLimits = field(default_factory=SandboxLimits)
+
+    def sandbox_settings(self, hidden: tuple[Path, ...] = ()) -> Sandbox:
+        """How this league confines its started bots."""
+        return Sandbox(enabled=self.sandbox == "on", limits=self.bot, hidden=hidden)
 
 
 @dataclass(frozen=True)
@@ -190,6 +201,13 @@ def load_league(path: str | Path) -> LeagueConfig:
         max_faults=lim.integer("max_faults", 5, 1, "a whole number of at least 1"),
         time_bank=lim.number("time_bank", 0.0, 0.0, "a number of seconds (0 or more)"),
         transport=lim.choice("transport", TRANSPORTS, "stream"),
+        sandbox=lim.choice("sandbox", ("on", "off"), "on"),
+        bot=SandboxLimits(
+            **{
+                key: lim.integer(key, getattr(SandboxLimits(), key), 1, "a whole number >= 1")
+                for key in SANDBOX_LIMIT_KEYS
+            }
+        ),
     )
     rat = _Reader(path, "ratings", data.get("ratings", {}), RATING_KEYS)
     defaults = Ratings()

@@ -23,7 +23,9 @@ from typing import Any
 
 from arena.bots.process import kill_all_now
 from arena.bots.remote import RemoteSettings
+from arena.bots.sandbox import sandbox_problem
 from arena.bots.spec import slug, started_players
+from arena.errors import ConfigError
 from arena.games import get_game
 from arena.league.config import LeagueConfig, load_league
 from arena.league.ratings import (
@@ -86,7 +88,9 @@ def _die() -> None:
     os._exit(1)
 
 
-def play_scheduled_match(config_path: str, match: ScheduledMatch, log_dir: str) -> dict[str, Any]:
+def play_scheduled_match(
+    config_path: str, match: ScheduledMatch, log_dir: str, db_path: str = ""
+) -> dict[str, Any]:
     """Play one scheduled match in this process and return it for storage."""
     config = load_league(config_path)
     game = get_game(config.game)
@@ -106,6 +110,7 @@ def play_scheduled_match(config_path: str, match: ScheduledMatch, log_dir: str) 
         base_dir=config.base_dir,
         log_prefix=f"match{match.index:05d}-",
         tolerate_start_failures=True,
+        sandbox=limits.sandbox_settings(_private_paths(db_path, log_dir)),
     ) as players:
         result = play_match(
             game,
@@ -167,6 +172,37 @@ class RunSummary:
 Progress = Callable[[dict[str, Any]], None]
 
 
+def _private_paths(db_path: str, log_dir: str) -> tuple[Path, ...]:
+    """What no bot may see even when it lies inside a folder a bot is shown: the
+    league's database (with its journal files) and the bots' logs."""
+    if not db_path:
+        return (Path(log_dir),)
+    db = Path(db_path).resolve()
+    journals = (db.with_name(db.name + suffix) for suffix in ("-wal", "-shm", "-journal"))
+    return (db, *journals, Path(log_dir).resolve())
+
+
+def sandbox_notice(config: LeagueConfig) -> str | None:
+    """One plain sentence when this league's bots will not be sandboxed (ConfigError
+    when the sandbox is wanted but this machine cannot give it)."""
+    started = [e for e in config.entrants if not e.bot.startswith(("builtin:", "grpc:"))]
+    if not started:
+        return None
+    if config.limits.sandbox == "off":
+        return (
+            f'{config.path}: sandbox = "off": started bots run with resource limits only, '
+            "as the arena's user, and can read the host's files"
+        )
+    problem = sandbox_problem()
+    if problem:
+        raise ConfigError(
+            f"cannot sandbox this league's bots: {problem}. Install bubblewrap, or run the "
+            f'league without the sandbox by putting sandbox = "off" under [limits] in '
+            f"{config.path} (bots then run with resource limits only)"
+        )
+    return None
+
+
 def run_league(
     config_path: str | Path,
     db_path: str | Path | None = None,
@@ -176,6 +212,7 @@ def run_league(
 ) -> RunSummary:
     """Run (or resume) a league; returns what was done. Ctrl-C stops cleanly."""
     config = load_league(config_path)
+    sandbox_notice(config)  # refuses here, before anything runs, if it cannot be had
     db_path = Path(db_path) if db_path else default_db_path(config)
     db = open_db(db_path)
     league_id = ensure_league(db, config)
@@ -205,7 +242,7 @@ def run_league(
             while queue and len(in_flight) < workers and not summary.stopped_early:
                 match = queue.pop(0)
                 future = executor.submit(
-                    play_scheduled_match, str(config.path), match, str(log_dir)
+                    play_scheduled_match, str(config.path), match, str(log_dir), str(db_path)
                 )
                 in_flight[future] = match
             if not in_flight:

@@ -23,6 +23,7 @@ import argparse
 import os
 import signal
 import struct
+import subprocess
 import sys
 import threading
 import time
@@ -39,6 +40,22 @@ parser.add_argument("--name", default="scripted")
 parser.add_argument("--record", default="")
 parser.add_argument("--pidfile", default="")
 args = parser.parse_args()
+if args.fault == "spawn" and not args.pidfile:
+    parser.error("--fault spawn needs --pidfile")
+
+
+SPAWN = """
+import os, sys, time
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        with open(sys.argv[1] + ".tmp", "w") as f:
+            f.write(str(os.getpid()))
+        os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+        time.sleep(600)
+    os._exit(0)
+os.wait()
+"""
 
 
 def record(data: bytes) -> None:
@@ -76,19 +93,10 @@ def answer(request: pb.DecisionRequest) -> bytes:
     elif hit and fault == "slow":
         time.sleep(0.7)
     elif hit and fault == "spawn":
-        child = os.fork()
-        if child == 0:  # double fork: the grandchild is orphaned and sleeps on
-            os.setsid()
-            if os.fork() == 0:
-                with open(args.pidfile + ".tmp" if args.pidfile else os.devnull, "w") as f:
-                    f.write(str(os.getpid()))
-                if args.pidfile:
-                    os.rename(args.pidfile + ".tmp", args.pidfile)
-                time.sleep(600)
-            os._exit(0)
-        os.waitpid(child, 0)
+        # A separate program double-forks: forking this gRPC process can hang the child.
+        subprocess.run([sys.executable, "-c", SPAWN, args.pidfile], timeout=10)
         for _ in range(500):  # answer once the grandchild is surely there (bounded)
-            if not args.pidfile or os.path.exists(args.pidfile):
+            if os.path.exists(args.pidfile):
                 break
             time.sleep(0.01)
     return pb.DecisionReply(decision_id=reply_id, action=action).SerializeToString()

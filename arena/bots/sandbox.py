@@ -1,0 +1,321 @@
+"""The sandbox a started bot runs in: bubblewrap namespaces, its own user, and limits.
+
+A bot is untrusted code. Every started bot runs as a wrapper command line, built here
+(no `preexec_fn`, no `Popen(user=...)`: in a process that has used gRPC those fork
+paths can crash the child):
+
+    bwrap [namespaces, a fresh root of read-only binds]
+      setpriv [the bot slot's own unprivileged user, no capabilities]   (when root)
+        prlimit [processes, open files, file size, CPU time, memory]
+          the bot's command
+
+- namespaces: process, network (nothing but its own loopback), IPC, UTS, mount, and
+  a new session; `--die-with-parent` ends it with the referee, and when the bot's main
+  process ends the namespace's init ends every process left in it, however it forked;
+- filesystem: a fresh root holding read-only binds of the runtime (system `/usr`, the
+  Python installation and virtualenv, the `arena` package, a few files of `/etc`) and
+  of the bot's own folder; a small private `/tmp` and `/dev/shm`; and, writable, the
+  one folder it shares with the referee, where it creates its socket;
+- a user id per concurrent bot slot (a lock file per slot), so limits on processes
+  count that bot alone and its files and processes can be found and ended by user.
+
+Where bubblewrap cannot run, `sandbox_problem` says why, once, in plain words; a
+league then runs only if its file says `sandbox = "off"`, with the limits alone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import functools
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import arena
+from arena.errors import ConfigError
+
+MB = 1 << 20
+SLOT_UID_BASE = 1_500_000  # far above any login or system user
+MAX_SLOTS = 4096
+INSIDE_SHARE = Path("/run/arena")  # where the shared socket folder appears to the bot
+ETC_FILES = (  # what of /etc a runtime needs: libraries, certificates, time, the JVM's
+    "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "ssl", "ca-certificates",
+    "localtime", "nsswitch.conf", "hosts", "java-17-openjdk", "java-21-openjdk",
+    "mime.types", "host.conf",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class SandboxLimits:
+    """Resource limits for one bot and everything it starts (league `[limits]`).
+
+    The defaults let Python, Node.js and JVM bots run (a JVM needs about 512 MB of data
+    and 4 GB of address space to start with its default heap).
+    """
+
+    processes: int = 256  # processes and threads of the bot's user (RLIMIT_NPROC)
+    open_files: int = 1024  # per process (RLIMIT_NOFILE)
+    file_size_mb: int = 64  # largest file it may write (RLIMIT_FSIZE)
+    cpu_seconds: int = 600  # CPU time per process (RLIMIT_CPU)
+    memory_mb: int = 1024  # writable private memory per process (RLIMIT_DATA)
+    address_space_mb: int = 4096  # virtual memory per process (RLIMIT_AS)
+    tmp_mb: int = 64  # size of its private /tmp, and again of /dev/shm
+
+    def prlimit_args(self, with_processes: bool) -> list[str]:
+        args = [
+            f"--nofile={self.open_files}",
+            f"--fsize={self.file_size_mb * MB}",
+            f"--cpu={self.cpu_seconds}",
+            f"--data={self.memory_mb * MB}",
+            f"--as={self.address_space_mb * MB}",
+            "--core=0",
+        ]
+        if with_processes:  # per real user: only meaningful when the bot has its own
+            args.insert(0, f"--nproc={self.processes}")
+        return args
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """How started bots are confined: `enabled` false means limits only."""
+
+    enabled: bool = True
+    limits: SandboxLimits = field(default_factory=SandboxLimits)
+    hidden: tuple[Path, ...] = ()  # host files never shown to a bot (the league's database)
+
+
+@functools.cache
+def sandbox_problem() -> str | None:
+    """Why bots cannot be sandboxed on this machine, or None when they can."""
+    for tool in ("bwrap", "prlimit") + (("setpriv",) if os.geteuid() == 0 else ()):
+        if shutil.which(tool) is None:
+            package = "bubblewrap" if tool == "bwrap" else "util-linux"
+            return (
+                f"the bot sandbox needs `{tool}`, which is not installed (Debian package "
+                f"{package}; `make test` and `make demo` install it when run as root)"
+            )
+    probe = [*_namespace_args(), "--ro-bind", "/usr", "/usr", *_usr_links(), "--", "true"]
+    try:
+        done = subprocess.run(probe, capture_output=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        return f"bubblewrap could not be run: {err}"
+    if done.returncode != 0:
+        why = done.stderr.decode(errors="replace").strip() or f"exit code {done.returncode}"
+        return f"bubblewrap cannot create namespaces here ({why})"
+    return None
+
+
+def per_bot_users() -> bool:
+    """Each bot slot gets its own user id only when the arena runs as root; otherwise
+    bots run as the arena's user inside a user namespace."""
+    return os.geteuid() == 0
+
+
+class Slot:
+    """One concurrent bot slot: a user id held through a lock file until released."""
+
+    def __init__(self) -> None:
+        folder = Path(tempfile.gettempdir()) / f"arena-slots-{os.geteuid()}"
+        folder.mkdir(mode=0o700, exist_ok=True)
+        for index in range(MAX_SLOTS):
+            fd = os.open(folder / f"slot-{index}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                continue
+            self.index, self._fd = index, fd
+            self.uid = SLOT_UID_BASE + index if per_bot_users() else os.getuid()
+            self.gid = SLOT_UID_BASE + index if per_bot_users() else os.getgid()
+            self.sweep()  # a previous run's leftovers under this user, if any
+            return
+        raise RuntimeError(f"all {MAX_SLOTS} bot sandbox slots are in use")
+
+    def sweep(self) -> None:
+        """SIGKILL every process of this slot's user: whatever escaped anything else."""
+        if per_bot_users():
+            kill_user(self.uid)
+
+    def release(self) -> None:
+        self.sweep()
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+
+def kill_user(uid: int) -> int:
+    """SIGKILL every process whose real user id is `uid`; how many were signalled."""
+    if uid == 0 or uid == os.getuid():
+        raise ValueError("refusing to kill the arena's own user")
+    killed = 0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/status", "rb") as f:
+                for line in f:
+                    if line.startswith(b"Uid:"):
+                        if int(line.split()[1]) == uid:
+                            os.kill(int(entry.name), signal.SIGKILL)
+                            killed += 1
+                        break
+        except (OSError, ValueError):
+            continue
+    return killed
+
+
+def share_folder(slot: Slot) -> Path:
+    """A fresh folder that only the referee and this slot's user can enter."""
+    folder = Path(tempfile.mkdtemp(prefix="arena-bot-"))
+    if per_bot_users():
+        os.chown(folder, slot.uid, slot.gid)
+    return folder
+
+
+def trusted_socket(path: Path, slot: Slot, private: Path) -> Path:
+    """Hard-link the bot's socket into the referee's `private` folder after checking it.
+
+    The link is checked, not the name: a bot may swap its socket for a link to another
+    bot's socket at any moment, but the referee's own link cannot be swapped, and it is
+    a socket owned by the slot's user or it is refused (ValueError says what it was).
+    """
+    target = private / "bot.sock"
+    with contextlib.suppress(FileNotFoundError):
+        target.unlink()
+    os.link(path, target, follow_symlinks=False)
+    info = os.lstat(target)
+    if not stat.S_ISSOCK(info.st_mode) or info.st_uid != slot.uid:
+        target.unlink()
+        kind = "a socket" if stat.S_ISSOCK(info.st_mode) else "not a socket"
+        raise ValueError(f"{path} is {kind} owned by user {info.st_uid}, not the bot's user")
+    return target
+
+
+def bot_folder(argv: list[str], cwd: Path | None) -> Path:
+    """The folder a bot's own files live in: that of its first argument naming a file
+    (the script or jar), else that of its program."""
+    base = cwd or Path.cwd()
+    for arg in argv[1:]:
+        if arg.startswith("-"):
+            continue
+        candidate = Path(arg) if os.path.isabs(arg) else base / arg
+        if candidate.is_file():
+            return candidate.resolve().parent
+    program = Path(argv[0]) if "/" in argv[0] else Path(shutil.which(argv[0]) or argv[0])
+    if not program.is_absolute():
+        program = base / program
+    return program.resolve().parent
+
+
+def wrap(
+    argv: list[str],
+    sandbox: Sandbox,
+    slot: Slot | None,
+    share: Path,
+    cwd: Path | None,
+    variables: dict[str, str],
+) -> list[str]:
+    """The full command line that runs `argv` confined with the environment
+    `variables` and nothing else (or, with the sandbox off, under the limits only)."""
+    limits = ["prlimit", *sandbox.limits.prlimit_args(False), "--"]
+    if not sandbox.enabled or slot is None:
+        return limits + argv
+    own = bot_folder(argv, cwd)
+    if per_bot_users():
+        _check_readable(own)
+    binds = _read_only_paths(argv, own)
+    args = [*_namespace_args(), "--die-with-parent", "--new-session", "--clearenv"]
+    for key, value in (("PATH", "/usr/local/bin:/usr/bin:/bin"), ("HOME", "/tmp"),
+                       ("LANG", "C.UTF-8"), ("TMPDIR", "/tmp"), *variables.items()):  # fmt: skip
+        args += ["--setenv", key, value]
+    args += ["--ro-bind", "/usr", "/usr", *_usr_links()]
+    size = str(sandbox.limits.tmp_mb * MB)  # before the binds: a bot folder may be in /tmp
+    args += ["--proc", "/proc", "--dev", "/dev"]
+    args += ["--size", size, "--perms", "1777", "--tmpfs", "/tmp"]
+    args += ["--size", size, "--perms", "1777", "--tmpfs", "/dev/shm"]
+    made: set[Path] = {Path("/"), Path("/usr"), Path("/etc"), Path("/tmp"), Path("/run")}
+    args += ["--perms", "0755", "--dir", "/etc", "--perms", "0755", "--dir", "/run"]
+    for name in ETC_FILES:
+        source = Path("/etc") / name
+        if source.exists():
+            args += ["--ro-bind", str(source), str(source)]
+    for path in binds:
+        args += _parents(path, made) + ["--ro-bind", str(path), str(path)]
+    for hidden in sandbox.hidden:  # covered: an empty folder, or an empty file
+        if any(hidden.is_relative_to(b) for b in binds) and hidden.exists():
+            cover = ["--tmpfs"] if hidden.is_dir() else ["--ro-bind", "/dev/null"]
+            args += [*cover, str(hidden)]
+    args += ["--bind", str(share), str(INSIDE_SHARE), "--chdir", str(own), "--"]
+    if per_bot_users():
+        args += ["setpriv", f"--reuid={slot.uid}", f"--regid={slot.gid}", "--clear-groups",
+                 "--inh-caps=-all", "--bounding-set=-all", "--"]  # fmt: skip
+    args += ["prlimit", *sandbox.limits.prlimit_args(True), "--"]
+    return args + argv
+
+
+def _check_readable(folder: Path) -> None:
+    """A sandboxed bot runs as a user of its own, so its folder must be open to others
+    (ConfigError saying what to change, rather than a bot that cannot read itself)."""
+    if folder.stat().st_mode & 0o005 != 0o005:
+        raise ConfigError(
+            f"the bot's folder {folder} cannot be read by other users, and a sandboxed bot "
+            f"runs as a user of its own: `chmod o+rx {folder}` (and o+r on its files), "
+            "or run without the sandbox"
+        )
+
+
+def _namespace_args() -> list[str]:
+    args = ["bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+            "--unshare-cgroup-try"]  # fmt: skip
+    if not per_bot_users():
+        args.append("--unshare-user")
+    return args
+
+
+def _usr_links() -> list[str]:
+    """/bin, /lib, ... as the host has them: links into /usr (merged /usr) or binds."""
+    args: list[str] = []
+    for name in ("bin", "sbin", "lib", "lib64", "lib32"):
+        host = Path("/") / name
+        if host.is_symlink():
+            args += ["--symlink", os.readlink(host), str(host)]
+        elif host.is_dir():
+            args += ["--ro-bind", str(host), str(host)]
+    return args
+
+
+def _read_only_paths(argv: list[str], own: Path) -> list[Path]:
+    """The runtime a bot needs beyond /usr (Python, the virtualenv, the `arena` SDK
+    and the protocol's .proto files), and its own folder, without duplicates."""
+    package = Path(arena.__file__).resolve().parent
+    protos = package.parent / "protos"  # the public protocol, which bots may load
+    wanted = [Path(sys.base_prefix).resolve(), Path(sys.prefix), package, protos, own]
+    program = Path(argv[0])
+    if program.is_absolute():
+        wanted.append(program.resolve().parent)
+    out: list[Path] = []
+    for path in wanted:
+        if str(path).startswith(("/usr/", "/etc/")) or not path.exists():
+            continue
+        if any(path.is_relative_to(p) for p in out):
+            continue
+        out = [p for p in out if not p.is_relative_to(path)] + [path]
+    return out
+
+
+def _parents(path: Path, made: set[Path]) -> list[str]:
+    """`--dir` for every missing ancestor of `path`, searchable by the bot's user
+    (bubblewrap would otherwise create them readable by root alone)."""
+    args: list[str] = []
+    for parent in reversed(path.parents):
+        if parent not in made:
+            made.add(parent)
+            args += ["--perms", "0755", "--dir", str(parent)]
+    return args

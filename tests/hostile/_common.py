@@ -1,0 +1,79 @@
+"""What every hostile bot shares: a raw-bytes gRPC bot server and a way to report.
+
+A hostile bot plays the first legal action until its decision comes (decision id
+`AT`), then does its one bad thing from `on_decision`. Serving raw bytes lets a bot
+send what no SDK would. `report` writes a line to the bot's log (its stdout), the only
+channel a sandboxed bot has to tell the tests what it managed or failed to do.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable
+from concurrent import futures
+
+import grpc
+
+from arena.v1 import bot_pb2 as pb
+
+AT = 3  # the decision id at which a hostile bot misbehaves
+Hook = Callable[[pb.DecisionRequest], bytes | None]
+
+
+def report(text: str) -> None:
+    """One line in the bot's log, for the test to read."""
+    sys.stdout.write(f"HOSTILE {text}\n")
+    sys.stdout.flush()
+
+
+def reply(request: pb.DecisionRequest, action: pb.Action | None = None) -> bytes:
+    chosen = action if action is not None else request.legal[0]
+    return pb.DecisionReply(decision_id=request.decision_id, action=chosen).SerializeToString()
+
+
+def serve(on_decision: Hook | None = None, address: str | None = None) -> None:
+    """Serve the arena.v1.Bot service until killed; `on_decision` may answer instead."""
+
+    def answer(request: pb.DecisionRequest) -> bytes:
+        if on_decision is not None and request.decision_id == AT:
+            custom = on_decision(request)
+            if custom is not None:
+                return custom
+        return reply(request)
+
+    def hello(data: bytes, context) -> bytes:
+        request = pb.HelloRequest.FromString(data)
+        return pb.HelloReply(
+            name=os.path.basename(sys.argv[0]).removesuffix(".py"),
+            version="hostile",
+            protocol_version=request.protocol_version,
+        ).SerializeToString()
+
+    def decide(data: bytes, context) -> bytes:
+        return answer(pb.DecisionRequest.FromString(data))
+
+    def play(requests, context):
+        for data in requests:
+            message = pb.RefereeMessage.FromString(data)
+            if message.WhichOneof("body") == "decision":
+                yield answer(message.decision)
+
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=4),
+        options=[("grpc.max_send_message_length", 64 << 20)],
+    )
+    handlers = {
+        "Hello": grpc.unary_unary_rpc_method_handler(hello),
+        "Decide": grpc.unary_unary_rpc_method_handler(decide),
+        "Play": grpc.stream_stream_rpc_method_handler(play),
+        "Notify": grpc.unary_unary_rpc_method_handler(lambda data, context: b""),
+    }
+    server.add_generic_rpc_handlers(
+        (grpc.method_handlers_generic_handler("arena.v1.Bot", handlers),)
+    )
+    server.add_insecure_port(address or os.environ["ARENA_BOT_ADDRESS"])
+    server.start()
+    while True:
+        time.sleep(3600)

@@ -1,0 +1,268 @@
+"""The hostile bot suite (tests/hostile/): every bad behaviour, sandboxed, contained.
+
+Each bot plays one Trix game in seat 0, sandboxed, beside a sandboxed sample bot and
+two built-in bots. For every one the test checks: the fault it should cause is
+recorded (and no other seat is faulted), the game completes, no process of any bot
+is left, and the host's files are untouched. Contained behaviours (memory, files,
+processes, reading, connecting) cause no fault: the bot's own report in its log shows
+where the sandbox stopped it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import socket
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from arena.bots.process import LOG_CAP_BYTES, MARKER_VARIABLE
+from arena.bots.remote import RemoteSettings
+from arena.bots.sandbox import MAX_SLOTS, SLOT_UID_BASE, Sandbox, SandboxLimits, sandbox_problem
+from arena.bots.spec import started_players
+from arena.games import get_game, trix
+from arena.referee import RefereeSettings, play_game
+
+HOSTILE = Path(__file__).parent / "hostile"
+SAMPLE_BOTS = Path(__file__).parent.parent / "sample_bots"
+GAME = get_game("trix")
+ONE_KINGDOM = trix.parse_options({"kingdoms": 1})
+SETTINGS = RemoteSettings(move_timeout=0.5, startup_timeout=10.0)
+LIMITS = SandboxLimits(memory_mb=256)  # the defaults, with less memory to fill quickly
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _sandbox_available() -> None:
+    problem = sandbox_problem()
+    assert problem is None, f"the hostile suite needs the sandbox: {problem}"
+
+
+class Host:
+    """What the bots must not touch or reach: files with known hashes, a loopback TCP
+    listener and a unix socket that count every connection."""
+
+    def __init__(self, folder: Path) -> None:
+        folder.mkdir()
+        self.db = folder / "league.db"
+        with sqlite3.connect(self.db) as db:
+            db.execute("CREATE TABLE results (secret TEXT)")
+            db.execute("INSERT INTO results VALUES ('every hand of every deal')")
+        self.files = [self.db, SAMPLE_BOTS / "random_bot.py"]
+        self.hashes = self._hash()
+        self.connections = 0
+        self.tcp = socket.create_server(("127.0.0.1", 0))
+        self.port = self.tcp.getsockname()[1]
+        self.unix_path = folder / "victim.sock"
+        self.unix = socket.socket(socket.AF_UNIX)
+        self.unix.bind(str(self.unix_path))
+        self.unix.listen()
+        self._stop = False
+        self._threads = [
+            threading.Thread(target=self._count, args=(s,), daemon=True)
+            for s in (self.tcp, self.unix)
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    def _hash(self) -> list[str]:
+        return [hashlib.sha256(p.read_bytes()).hexdigest() for p in self.files]
+
+    def _count(self, server: socket.socket) -> None:
+        server.settimeout(0.1)
+        while not self._stop:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                continue
+            self.connections += 1
+            conn.close()
+
+    def untouched(self) -> bool:
+        return self._hash() == self.hashes and self.connections == 0
+
+    def close(self) -> None:
+        self._stop = True
+        for thread in self._threads:
+            thread.join(timeout=2)
+        self.tcp.close()
+        self.unix.close()
+
+
+@pytest.fixture
+def host(tmp_path):
+    found = Host(tmp_path / "host")
+    yield found
+    found.close()
+
+
+def _bot_processes() -> list[int]:
+    """Every live process run by a sandbox slot's user or marked as a started bot."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            status = Path(f"/proc/{entry.name}/status").read_text()
+            uid = int(next(x for x in status.splitlines() if x.startswith("Uid:")).split()[1])
+            environ = Path(f"/proc/{entry.name}/environ").read_bytes()
+        except (OSError, StopIteration, ValueError):
+            continue
+        state = next((x for x in status.splitlines() if x.startswith("State:")), "")
+        if "Z" in state.split()[1:2]:
+            continue  # a zombie holds nothing; its parent reaps it
+        if SLOT_UID_BASE <= uid < SLOT_UID_BASE + MAX_SLOTS or MARKER_VARIABLE.encode() in environ:
+            found.append(int(entry.name))
+    return found
+
+
+def _no_bot_processes() -> list[int]:
+    left = _bot_processes()
+    for _ in range(100):  # bounded wait for the kernel to finish the kills
+        if not left:
+            break
+        time.sleep(0.05)
+        left = _bot_processes()
+    return left
+
+
+def play_hostile(bot: str, host: Host, tmp_path: Path, *args: str):
+    """One sandboxed game with the hostile `bot` in seat 0; the result and its log."""
+    specs = [
+        f"python {HOSTILE / bot} {' '.join(args)}".strip(),
+        "builtin:first",
+        f"python {SAMPLE_BOTS / 'random_bot.py'}",
+        "builtin:random",
+    ]
+    logs = tmp_path / "logs"
+    sandbox = Sandbox(limits=LIMITS, hidden=(host.db,))
+    with started_players(
+        specs, "trix", GAME.options_dict(ONE_KINGDOM), SETTINGS, logs,
+        tolerate_start_failures=True, sandbox=sandbox,
+    ) as players:  # fmt: skip
+        result = play_game(GAME, players, "hostile", ONE_KINGDOM, RefereeSettings(max_faults=3))
+    log = next(logs.glob("seat0-*.log"), None)
+    return result, (log.read_text(errors="replace") if log else "")
+
+
+def _assert_contained(result, host: Host) -> None:
+    assert len(result.replay["deals"]) == 5, "the game did not complete"
+    assert [f for f in result.faults if f.seat != 0] == [], "another seat was faulted"
+    assert _no_bot_processes() == [], "a bot process outlived its match"
+    assert host.untouched(), "a host file changed or a host socket was reached"
+    for folder in ("/tmp", "/dev/shm"):
+        assert not (Path(folder) / "arena-hostile-fill").exists()
+
+
+FAULTING = {
+    "hang_bot.py": "timeout",
+    "late_bot.py": "timeout",
+    "spin_bot.py": "timeout",
+    "exit_bot.py": "crash",
+    "silent_bot.py": "start-failure",
+    "illegal_bot.py": "illegal",
+    "huge_bot.py": "oversize",
+    "garbage_bot.py": "protocol",
+}
+
+
+@pytest.mark.parametrize("bot", sorted(FAULTING))
+def test_a_hostile_bot_is_faulted_and_contained(bot, host, tmp_path) -> None:
+    result, _ = play_hostile(bot, host, tmp_path)
+    kinds = {f.kind for f in result.faults if f.seat == 0}
+    assert kinds == {FAULTING[bot]}, [f.as_dict() for f in result.faults]
+    _assert_contained(result, host)
+
+
+def test_a_bot_that_links_its_socket_to_another_bots_is_refused(host, tmp_path) -> None:
+    result, log = play_hostile("swap_bot.py", host, tmp_path, str(host.unix_path))
+    assert "linked" in log, log[-500:]
+    faults = [f for f in result.faults if f.seat == 0]
+    assert {f.kind for f in faults} == {"start-failure"}
+    assert "untrusted socket" in faults[0].detail
+    _assert_contained(result, host)
+
+
+def test_a_bot_that_swaps_its_socket_mid_game_reaches_no_one(host, tmp_path) -> None:
+    result, log = play_hostile("midswap_bot.py", host, tmp_path, str(host.unix_path))
+    assert "swapped" in log, log[-500:]
+    assert {f.kind for f in result.faults if f.seat == 0} == {"crash"}
+    _assert_contained(result, host)
+
+
+def _reported(log: str, prefix: str) -> list[str]:
+    return [line for line in log.splitlines() if line.startswith(f"HOSTILE {prefix}")]
+
+
+def test_a_fork_bomb_is_stopped_and_ended_with_the_match(host, tmp_path) -> None:
+    result, log = play_hostile("forkbomb_bot.py", host, tmp_path)
+    stopped = _reported(log, "fork stopped after")
+    assert stopped and int(stopped[0].split()[4]) < LIMITS.processes, log[-500:]
+    # the bomb starves the bot's own threads: it may fail to start or to answer
+    assert {f.kind for f in result.faults if f.seat == 0} <= {"start-failure", "timeout", "crash"}
+    _assert_contained(result, host)
+
+
+def test_unbounded_heap_is_stopped_by_the_memory_limit(host, tmp_path) -> None:
+    result, log = play_hostile("heap_bot.py", host, tmp_path)
+    stopped = _reported(log, "heap stopped at")
+    assert stopped and int(stopped[0].split()[4]) <= LIMITS.memory_mb, log[-500:]
+    assert [f for f in result.faults if f.seat == 0] == []
+    _assert_contained(result, host)
+
+
+def test_dev_shm_and_tmp_are_small_and_private(host, tmp_path) -> None:
+    result, log = play_hostile("shm_bot.py", host, tmp_path)
+    for folder in ("/dev/shm", "/tmp"):
+        stopped = _reported(log, f"{folder} stopped at")
+        assert stopped and int(stopped[0].split()[4]) <= LIMITS.tmp_mb, log[-500:]
+    assert [f for f in result.faults if f.seat == 0] == []
+    _assert_contained(result, host)
+
+
+def test_open_files_are_limited(host, tmp_path) -> None:
+    result, log = play_hostile("files_bot.py", host, tmp_path)
+    stopped = _reported(log, "open stopped at")
+    assert stopped and int(stopped[0].split()[4]) < LIMITS.open_files, log[-500:]
+    assert [f for f in result.faults if f.seat == 0] == []
+    _assert_contained(result, host)
+
+
+def test_a_flood_of_output_is_capped_in_the_log(host, tmp_path) -> None:
+    result, _ = play_hostile("flood_bot.py", host, tmp_path)
+    log = next((tmp_path / "logs").glob("seat0-*.log"))
+    assert LOG_CAP_BYTES <= log.stat().st_size <= LOG_CAP_BYTES + 200
+    assert [f for f in result.faults if f.seat == 0] == []
+    _assert_contained(result, host)
+
+
+def test_host_files_and_other_bots_folders_cannot_be_read(host, tmp_path) -> None:
+    repo = Path(__file__).parent.parent
+    targets = [host.db, SAMPLE_BOTS, SAMPLE_BOTS / "random_bot.py", repo / "leagues",
+               repo / "pyproject.toml", repo / ".git", tmp_path, Path("/etc/shadow")]  # fmt: skip
+    result, log = play_hostile("snoop_bot.py", host, tmp_path, *map(str, targets))
+    assert _reported(log, "SAW") == [], log[-2000:]
+    assert len(_reported(log, "blocked")) == len(targets), log[-2000:]
+    assert [f for f in result.faults if f.seat == 0] == []
+    _assert_contained(result, host)
+
+
+def test_no_network_loopback_or_outside(host, tmp_path) -> None:
+    result, log = play_hostile("net_bot.py", host, tmp_path, str(host.port))
+    assert _reported(log, "CONNECTED") == [], log[-1000:]
+    assert len(_reported(log, "blocked")) == 3, log[-1000:]
+    assert [f for f in result.faults if f.seat == 0] == []
+    _assert_contained(result, host)
+
+
+def test_the_hostile_suite_has_a_bot_per_behaviour() -> None:
+    bots = sorted(p.name for p in HOSTILE.glob("*_bot.py"))
+    assert len(bots) >= 15
+    tested = set(FAULTING) | {
+        "swap_bot.py", "midswap_bot.py", "forkbomb_bot.py", "heap_bot.py", "shm_bot.py",
+        "files_bot.py", "flood_bot.py", "snoop_bot.py", "net_bot.py",
+    }  # fmt: skip
+    assert set(bots) == tested
