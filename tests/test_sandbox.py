@@ -1,0 +1,169 @@
+"""The bot sandbox itself: runtimes start in it, its settings, its socket check, and
+nothing a bot started outlives a referee killed with SIGKILL."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import arena.league.runner as runner
+from arena.bots.process import MARKER_VARIABLE
+from arena.bots.sandbox import (
+    SLOT_UID_BASE,
+    Sandbox,
+    SandboxLimits,
+    Slot,
+    kill_user,
+    sandbox_problem,
+    share_folder,
+    trusted_socket,
+    wrap,
+)
+from arena.errors import ConfigError
+from arena.league.config import load_league
+
+REPO = Path(__file__).parent.parent
+JS_BOT = REPO / "sample_bots" / "js_bot"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _sandbox_available() -> None:
+    assert sandbox_problem() is None, f"these tests need the sandbox: {sandbox_problem()}"
+
+
+def run_sandboxed(argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    slot = Slot()
+    share = share_folder(slot)
+    try:
+        command = wrap(argv, Sandbox(), slot, share, cwd, {})
+        return subprocess.run(command, capture_output=True, timeout=120, cwd=cwd)
+    finally:
+        slot.release()
+        shutil.rmtree(share, ignore_errors=True)
+
+
+def test_python_node_and_jvm_runtimes_start_under_the_default_limits() -> None:
+    python = run_sandboxed(
+        [sys.executable, "-c", "import grpc, arena.sdk, os; print(os.getuid())"],
+        REPO / "sample_bots",
+    )
+    assert python.returncode == 0, python.stderr.decode()
+    if os.geteuid() == 0:  # its own user, never root
+        assert SLOT_UID_BASE <= int(python.stdout) < SLOT_UID_BASE + 4096
+    # the file argument makes js_bot/ the bot's folder (bound, and the working folder)
+    code = "require('@grpc/grpc-js'); require('@grpc/proto-loader'); console.log('ok')"
+    node = run_sandboxed(["node", "-e", code, str(JS_BOT / "package.json")], JS_BOT)
+    assert node.returncode == 0 and b"ok" in node.stdout, node.stderr.decode()
+    java = run_sandboxed(["java", "-version"], REPO)
+    assert java.returncode == 0, java.stderr.decode()
+
+
+def test_limits_and_sandbox_mode_are_read_from_the_league_file(tmp_path) -> None:
+    league = tmp_path / "l.toml"
+    text = (REPO / "leagues" / "demo.toml").read_text()
+    league.write_text(text.replace("[limits]", '[limits]\nsandbox = "off"\nmemory_mb = 512'))
+    config = load_league(league)
+    assert config.limits.sandbox == "off" and config.limits.bot.memory_mb == 512
+    assert config.limits.bot.processes == SandboxLimits().processes
+    league.write_text(text.replace("[limits]", '[limits]\nsandbox = "maybe"'))
+    with pytest.raises(ConfigError, match="sandbox"):
+        load_league(league)
+    league.write_text(text.replace("[limits]", "[limits]\nopen_files = 0"))
+    with pytest.raises(ConfigError, match="open_files"):
+        load_league(league)
+
+
+def test_a_league_without_a_sandbox_is_refused_unless_it_opts_out(tmp_path, monkeypatch):
+    league = tmp_path / "l.toml"
+    text = (REPO / "leagues" / "demo.toml").read_text()
+    text = text.replace('"python ../', f'"python {REPO}/').replace('"node ../', f'"node {REPO}/')
+    league.write_text(text)
+    monkeypatch.setattr(runner, "sandbox_problem", lambda: "bwrap is missing")
+    with pytest.raises(ConfigError, match='sandbox = "off"') as err:
+        runner.sandbox_notice(load_league(league))
+    assert "bwrap is missing" in str(err.value) and str(league) in str(err.value)
+    league.write_text(text.replace("[limits]", '[limits]\nsandbox = "off"'))
+    assert "resource limits only" in runner.sandbox_notice(load_league(league))
+
+
+def test_the_referee_trusts_only_a_socket_of_the_bots_own_user(tmp_path) -> None:
+    slot = Slot()
+    share = share_folder(slot)
+    private = tmp_path / "private"
+    private.mkdir()
+    try:
+        other = tmp_path / "other.sock"  # a socket of the arena's user, not the bot's
+        with socket.socket(socket.AF_UNIX) as listener:
+            listener.bind(str(other))
+            link = share / "bot.sock"
+            link.symlink_to(other)
+            with pytest.raises(ValueError, match="not a socket"):
+                trusted_socket(link, slot, private)
+            if os.geteuid() == 0:
+                link.unlink()
+                os.link(other, link)  # a hard link: a socket, but not the bot's user's
+                with pytest.raises(ValueError, match="not the bot's user"):
+                    trusted_socket(link, slot, private)
+        assert not (private / "bot.sock").exists()
+    finally:
+        slot.release()
+        shutil.rmtree(share, ignore_errors=True)
+
+
+def test_kill_user_refuses_the_arenas_own_user() -> None:
+    with pytest.raises(ValueError):
+        kill_user(os.getuid())
+
+
+def _bot_processes() -> list[int]:
+    """Live processes carrying a started bot's marker (the sandbox passes it on)."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            try:
+                environ = Path(f"/proc/{entry.name}/environ").read_bytes()
+                status = Path(f"/proc/{entry.name}/status").read_text()
+            except OSError:
+                continue
+            if MARKER_VARIABLE.encode() + b"=" in environ and "State:\tZ" not in status:
+                found.append(int(entry.name))
+    return found
+
+
+def test_nothing_a_bot_started_outlives_a_referee_killed_with_sigkill(tmp_path) -> None:
+    scripted = REPO / "tests" / "bots" / "scripted_bot.py"
+    command = [
+        sys.executable, "-m", "arena.cli", "play", "--game", "trix",
+        f"python {scripted} --fault spawn --at 2 --pidfile /tmp/grandchild.pid",
+        f"python {REPO / 'sample_bots' / 'random_bot.py'}", "builtin:random", "builtin:first",
+        "--games", "50", "--move-timeout", "5", "--logs", str(tmp_path / "logs"),
+    ]  # fmt: skip
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    try:
+        assert process.stdout is not None
+        first = process.stdout.readline()  # a game finished: the bots are up and spawned
+        assert first.startswith(b"game 1"), first
+        running = _bot_processes()
+        assert len(running) >= 3, f"the two bots and the grandchild should run: {running}"
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)
+    left = _bot_processes()
+    for _ in range(100):  # bounded wait for the kernel to end the namespaces
+        if not left:
+            break
+        time.sleep(0.05)
+        left = _bot_processes()
+    assert left == [], f"processes of started bots outlived the referee: {left}"
