@@ -11,21 +11,20 @@ where the sandbox stopped it.
 from __future__ import annotations
 
 import hashlib
-import os
 import socket
 import sqlite3
 import threading
-import time
 from pathlib import Path
 
 import pytest
 
-from arena.bots.process import LOG_CAP_BYTES, MARKER_VARIABLE
+from arena.bots.process import LOG_CAP_BYTES
 from arena.bots.remote import RemoteSettings
-from arena.bots.sandbox import MAX_SLOTS, SLOT_UID_BASE, Sandbox, SandboxLimits, sandbox_problem
+from arena.bots.sandbox import Sandbox, SandboxLimits, sandbox_problem
 from arena.bots.spec import started_players
 from arena.games import get_game, trix
 from arena.referee import RefereeSettings, play_game
+from tests.bot_processes import bot_processes_left
 
 HOSTILE = Path(__file__).parent / "hostile"
 SAMPLE_BOTS = Path(__file__).parent.parent / "sample_bots"
@@ -99,36 +98,6 @@ def host(tmp_path):
     found.close()
 
 
-def _bot_processes() -> list[int]:
-    """Every live process run by a sandbox slot's user or marked as a started bot."""
-    found = []
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            status = Path(f"/proc/{entry.name}/status").read_text()
-            uid = int(next(x for x in status.splitlines() if x.startswith("Uid:")).split()[1])
-            environ = Path(f"/proc/{entry.name}/environ").read_bytes()
-        except (OSError, StopIteration, ValueError):
-            continue
-        state = next((x for x in status.splitlines() if x.startswith("State:")), "")
-        if "Z" in state.split()[1:2]:
-            continue  # a zombie holds nothing; its parent reaps it
-        if SLOT_UID_BASE <= uid < SLOT_UID_BASE + MAX_SLOTS or MARKER_VARIABLE.encode() in environ:
-            found.append(int(entry.name))
-    return found
-
-
-def _no_bot_processes() -> list[int]:
-    left = _bot_processes()
-    for _ in range(100):  # bounded wait for the kernel to finish the kills
-        if not left:
-            break
-        time.sleep(0.05)
-        left = _bot_processes()
-    return left
-
-
 def play_hostile(bot: str, host: Host, tmp_path: Path, *args: str):
     """One sandboxed game with the hostile `bot` in seat 0; the result and its log."""
     specs = [
@@ -151,7 +120,7 @@ def play_hostile(bot: str, host: Host, tmp_path: Path, *args: str):
 def _assert_contained(result, host: Host) -> None:
     assert len(result.replay["deals"]) == 5, "the game did not complete"
     assert [f for f in result.faults if f.seat != 0] == [], "another seat was faulted"
-    assert _no_bot_processes() == [], "a bot process outlived its match"
+    assert bot_processes_left() == [], "a bot process outlived its match"
     assert host.untouched(), "a host file changed or a host socket was reached"
     for folder in ("/tmp", "/dev/shm"):
         assert not (Path(folder) / "arena-hostile-fill").exists()

@@ -9,13 +9,11 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 import arena.league.runner as runner
-from arena.bots.process import MARKER_VARIABLE
 from arena.bots.sandbox import (
     SLOT_UID_BASE,
     Sandbox,
@@ -29,6 +27,7 @@ from arena.bots.sandbox import (
 )
 from arena.errors import ConfigError
 from arena.league.config import load_league
+from tests.bot_processes import bot_processes, bot_processes_left
 
 REPO = Path(__file__).parent.parent
 JS_BOT = REPO / "sample_bots" / "js_bot"
@@ -123,21 +122,6 @@ def test_kill_user_refuses_the_arenas_own_user() -> None:
         kill_user(os.getuid())
 
 
-def _bot_processes() -> list[int]:
-    """Live processes carrying a started bot's marker (the sandbox passes it on)."""
-    found = []
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit() and int(entry.name) != os.getpid():
-            try:
-                environ = Path(f"/proc/{entry.name}/environ").read_bytes()
-                status = Path(f"/proc/{entry.name}/status").read_text()
-            except OSError:
-                continue
-            if MARKER_VARIABLE.encode() + b"=" in environ and "State:\tZ" not in status:
-                found.append(int(entry.name))
-    return found
-
-
 def test_nothing_a_bot_started_outlives_a_referee_killed_with_sigkill(tmp_path) -> None:
     scripted = REPO / "tests" / "bots" / "scripted_bot.py"
     command = [
@@ -152,7 +136,7 @@ def test_nothing_a_bot_started_outlives_a_referee_killed_with_sigkill(tmp_path) 
         assert process.stdout is not None
         first = process.stdout.readline()  # a game finished: the bots are up and spawned
         assert first.startswith(b"game 1"), first
-        running = _bot_processes()
+        running = bot_processes()
         assert len(running) >= 3, f"the two bots and the grandchild should run: {running}"
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=10)
@@ -160,10 +144,5 @@ def test_nothing_a_bot_started_outlives_a_referee_killed_with_sigkill(tmp_path) 
         if process.poll() is None:
             process.kill()
             process.wait(timeout=10)
-    left = _bot_processes()
-    for _ in range(100):  # bounded wait for the kernel to end the namespaces
-        if not left:
-            break
-        time.sleep(0.05)
-        left = _bot_processes()
+    left = bot_processes_left()
     assert left == [], f"processes of started bots outlived the referee: {left}"
