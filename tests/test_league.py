@@ -140,7 +140,7 @@ def test_a_league_is_stored_whole_and_the_same_with_one_or_two_workers(tmp_path)
     assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert db.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 20 * 4
     assert db.execute("SELECT COUNT(*) FROM deal_scores").fetchone()[0] == 20 * 5 * 4
-    assert db.execute("SELECT version FROM schema_migrations").fetchall() == [(1,), (2,)]
+    assert db.execute("SELECT version FROM schema_migrations").fetchall() == [(1,), (2,), (3,)]
     steps = db.execute("SELECT COUNT(DISTINCT step) FROM ratings").fetchone()[0]
     assert steps == 5  # one update per match
     db.close()
@@ -437,6 +437,6 @@ def test_migrations_bring_an_old_database_up_to_date(tmp_path, monkeypatch) -> N
     try:
         assert {"declarer", "made"} <= set(new["deal_scores"].columns_dict)
         versions = [r["version"] for r in new["schema_migrations"].rows]
-        assert versions == [1, 2]
+        assert versions == [1, 2, 3]
     finally:
         new.close()
