@@ -168,7 +168,7 @@ def play(
                 for fault in result.faults:
                     typer.echo(
                         f"  fault: {result.replay['players'][fault.seat]} deal {fault.deal} "
-                        f"{fault.kind}: {fault.detail}"
+                        f"decision {fault.decision} {fault.kind}: {fault.detail}"
                     )
 
         if matches:
