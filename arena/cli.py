@@ -196,7 +196,7 @@ def play(
                 for fault in result.faults:
                     typer.echo(
                         f"  fault: {result.replay['players'][fault.seat]} deal {fault.deal} "
-                        f"{fault.kind}: {fault.detail}"
+                        f"decision {fault.decision} {fault.kind}: {fault.detail}"
                     )
 
         if matches:
@@ -449,6 +449,38 @@ def games(
             f"{row['id']:>6}  {row['league']}  match {row['match']} rot {row['rotation']}  "
             + "  ".join(f"{n} {t:+d}" for n, t in zip(row["players"], row["totals"], strict=True))
         )
+
+
+@app.command()
+def faults(
+    db: Annotated[Path, typer.Option(help="The league database.")] = Path("arena.db"),
+    league: Annotated[
+        str | None, typer.Option(help="The league's name (default: the latest league).")
+    ] = None,
+    bot: Annotated[
+        str | None, typer.Option(help="Only this entrant's faults (its name in the league).")
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+) -> None:
+    """List every fault of a league: the game (see `arena replay GAME_ID`), deal and
+    decision, what the referee expected, what came back (truncated), and the bot's log.
+
+    Fault kinds: timeout, crash, start-failure, illegal, oversize, protocol (README,
+    "Faults")."""
+    from arena.league.faults import FORMATS, fault_rows, render_faults
+    from arena.league.store import league_id_by_name
+
+    if fmt not in FORMATS:
+        _fail(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    database = _open_existing_db(db)
+    try:
+        league_id, _ = league_id_by_name(database, league)
+        rows = fault_rows(database, league_id, bot)
+    except ArenaError as err:
+        _fail(str(err))
+    finally:
+        database.close()
+    typer.echo(render_faults(rows, fmt))
 
 
 @bench_app.command("engine")

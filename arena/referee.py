@@ -9,6 +9,7 @@ order), and builds the replay (`arena-replay/1`) from the engine's own record.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -19,13 +20,32 @@ from arena.games.base import Action, Game, GameState
 REPLAY_FORMAT = "arena-replay/1"
 
 
-class BotFault(ArenaError):
-    """A bot failed one decision; `kind` names the fault as replays and tables show it."""
+FAULT_KINDS = ("timeout", "crash", "start-failure", "illegal", "oversize", "protocol")
+"""Every kind of fault a bot can be charged with (README "Faults" says what each means).
+`max-faults` is not one: it marks the fallback moves played after too many faults."""
 
-    def __init__(self, kind: str, detail: str) -> None:
+GOT_LIMIT = 200  # characters of a bot's answer kept in a fault record
+
+
+class BotFault(ArenaError):
+    """A bot failed one decision; `kind` names the fault as replays and tables show it.
+
+    `expected` and `got` are for the bot's author (`arena faults`): what the referee
+    needed besides a legal action (e.g. "within 1.000 s") and what came back instead,
+    short. The referee adds the legal actions itself, since only it holds them.
+    """
+
+    def __init__(self, kind: str, detail: str, expected: str = "", got: str = "") -> None:
         super().__init__(f"{kind}: {detail}")
         self.kind = kind
         self.detail = detail
+        self.expected = expected
+        self.got = truncate(got)
+
+
+def truncate(text: str, limit: int = GOT_LIMIT) -> str:
+    """`text` cut to `limit` characters, marked when cut: a bot's answer can be huge."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class Decision:
@@ -97,13 +117,39 @@ class Player(Protocol):
 
 @dataclass
 class Fault:
+    """One fault as replays, the league store and `arena faults` keep it.
+
+    Enough for a bot author to find the moment and act: the deal (from 1), `decision`
+    (the seat's n-th decision asked in this game, from 1: an external bot saw it as the
+    request's decision_id), `event` (the index of the fallback event in the deal's
+    replay events), what the referee `expected`, what it `got` (truncated), and the
+    bot's `log` file when the referee started the bot.
+    """
+
     seat: int
     deal: int
     kind: str
     detail: str
+    decision: int = 0
+    event: int = -1
+    expected: str = ""
+    got: str = ""
+    log: str = ""
 
     def as_dict(self) -> dict[str, Any]:
-        return {"seat": self.seat, "deal": self.deal, "kind": self.kind, "detail": self.detail}
+        """The replay's fault object: the four original keys first, the others added
+        later (the replay format only ever gains keys)."""
+        return {
+            "seat": self.seat,
+            "deal": self.deal,
+            "kind": self.kind,
+            "detail": self.detail,
+            "decision": self.decision,
+            "event": self.event,
+            "expected": self.expected,
+            "got": self.got,
+            "log": self.log,
+        }
 
 
 @dataclass
@@ -163,6 +209,7 @@ def play_game(
     max_faults = settings.max_faults
     apply = game.apply_legal  # every action below is checked against `legal` first
     decisions_by_seat = [Decision(game, seat) for seat in range(game.seats)]
+    asked = [0] * game.seats  # decisions put to each seat so far (Fault.decision)
     acts = [player.act for player in players]
     while state.to_move >= 0:
         seat = state.to_move
@@ -179,6 +226,7 @@ def play_game(
             decision.legal = legal
             decision._state = state
             decision._view = None
+            asked[seat] += 1
             try:
                 action = acts[seat](decision)
                 if action not in legal:
@@ -187,12 +235,26 @@ def play_game(
                         "illegal",
                         f"answered {shown}, which is not legal for this {state.kind} decision; "
                         f"legal were: {', '.join(_describe(game, a) for a in legal)}",
+                        got=shown,
                     )
             except Exception as error:  # a bot can do anything; the referee goes on
                 fault = error if isinstance(error, BotFault) else _crash_fault(error)
                 fault_counts[seat] += 1
-                faults.append(Fault(seat, deal_index + 1, fault.kind, fault.detail))
-                auto[deal_index, len(state.events)] = fault.kind
+                event = len(state.events)
+                faults.append(
+                    Fault(
+                        seat,
+                        deal_index + 1,
+                        fault.kind,
+                        fault.detail,
+                        decision=asked[seat],
+                        event=event,
+                        expected=_expected(game, state.kind, legal, fault.expected),
+                        got=fault.got,
+                        log=_log_of(players[seat]),
+                    )
+                )
+                auto[deal_index, event] = fault.kind
                 action = legal[0]
             decision._state = None  # closed: the view can no longer be built
             apply(state, action)
@@ -208,7 +270,24 @@ def play_game(
 
 def _crash_fault(error: Exception) -> BotFault:
     """An in-process bot that raised: its error becomes a `crash` fault."""
-    return BotFault("crash", f"the bot raised {type(error).__name__}: {error}"[:500])
+    raised = f"{type(error).__name__}: {error}"
+    return BotFault("crash", f"the bot raised {raised}"[:500], "an answer", f"raised {raised}")
+
+
+def _expected(game: Game, kind: str, legal: Sequence[Action], needs: str) -> str:
+    """What the seat should have answered: one of the legal actions, plus whatever the
+    player's transport needed besides (`BotFault.expected`, e.g. "within 1.000 s")."""
+    shown = ", ".join(_describe(game, a) for a in legal)
+    text = truncate(f"one of the {len(legal)} legal {kind} actions ({shown})", 300)
+    return f"{text} {needs}" if needs else text
+
+
+def _log_of(player: Player) -> str:
+    """The absolute path of the player's log file, for a bot the referee started (a
+    `RemotePlayer` with a process exposes `log_path`); "" for the others, and for a
+    command that could not be started (it wrote no log)."""
+    path = getattr(player, "log_path", None)
+    return os.path.abspath(path) if path and os.path.exists(path) else ""
 
 
 def _describe(game: Game, action: Any) -> str:

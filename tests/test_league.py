@@ -22,6 +22,7 @@ from arena.league.ratings import GameOutcome, MatchOutcome, Rater, ranking, rate
 from arena.league.runner import league_schedule, run_league
 from arena.league.store import open_db
 from arena.league.table import league_rows, render
+from tests.bot_processes import bot_processes
 from tests.independent.trix_checker import check_replay
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -140,7 +141,7 @@ def test_a_league_is_stored_whole_and_the_same_with_one_or_two_workers(tmp_path)
     assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert db.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 20 * 4
     assert db.execute("SELECT COUNT(*) FROM deal_scores").fetchone()[0] == 20 * 5 * 4
-    assert db.execute("SELECT version FROM schema_migrations").fetchall() == [(1,), (2,)]
+    assert db.execute("SELECT version FROM schema_migrations").fetchall() == [(1,), (2,), (3,)]
     steps = db.execute("SELECT COUNT(DISTINCT step) FROM ratings").fetchone()[0]
     assert steps == 5  # one update per match
     db.close()
@@ -240,38 +241,203 @@ def _assert_no_bots_and_intact(bot: Path, db_path: Path) -> None:
         db.close()
 
 
-def test_kill_9_halfway_then_resume_equals_an_uninterrupted_run(tmp_path) -> None:
-    bot = _random_bot_copy(tmp_path, "killtest_random_bot.py")
-    path = write_league(tmp_path, rounds=2, **{f"python {RANDOM_BOT}": f"python {bot}"})
+HOSTILE_LEAGUE = """
+[league]
+name = "hostile"
+game = "trix"
+seed = 3
+schedule = "balanced"
+matches = 4
+
+[rules]
+kingdoms = 1
+
+[limits]
+move_timeout = 0.5
+startup_timeout = 10.0
+
+[[entrant]]
+name = "random"
+bot = "builtin:random"
+"""
+HOSTILE = {  # entrant -> scripted fault (tests/bots/scripted_bot.py), once per game
+    "times-out": "timeout",  # answers 2 s late: a timeout, the stream cancelled
+    "exits": "exit",  # the process exits: a crash, then a restart
+    "garbage": "garbage",  # answers bytes that are not a DecisionReply
+    "floods": "flood",  # writes 4 MiB to stdout
+    "forks": "spawn",  # leaves a double-forked, setsid grandchild sleeping
+}
+
+
+def _hostile_league(folder: Path) -> tuple[Path, Path]:
+    """The league file, and the copy of the scripted bot its hostile entrants run (a
+    path unique to this test, to find their processes by)."""
+    bots = folder / "bots"  # open to the sandboxed bots' own users
+    bots.mkdir()
+    bots.chmod(0o755)
+    bot = bots / "hostile_scripted_bot.py"
+    bot.write_text((ROOT / "tests" / "bots" / "scripted_bot.py").read_text())
+    text = HOSTILE_LEAGUE
+    for name, fault in HOSTILE.items():
+        flags = f"--fault {fault} --pidfile /tmp/{name}.pid"  # the bot's private /tmp
+        text += f'\n[[entrant]]\nname = "{name}"\nbot = "python {bot} {flags}"\n'
+    path = folder / "hostile.toml"
+    path.write_text(text)
+    return path, bot
+
+
+def _league_processes(marker: str) -> list[int]:
+    """Live processes of this test's league: bots (their command line holds `marker`)
+    and anything started with `marker` in its environment (workers, bots' children)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                if f.read().rsplit(b") ", 1)[1][:1] == b"Z":
+                    continue  # a zombie is dead; its parent has yet to reap it
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                cmdline = f.read()
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                environ = f.read()
+        except (OSError, IndexError):
+            continue
+        if marker.encode() in cmdline or marker.encode() in environ:
+            found.append(int(entry))
+    return found
+
+
+def _describe(pids: list[int]) -> list[str]:
+    """pid, parent and command line of each process, for a failure message."""
+    out = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                ppid = f.read().rsplit(b") ", 1)[1].split()[1].decode()
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmdline = f.read().replace(b"\0", b" ").decode(errors="replace")[:200]
+        except OSError:
+            continue
+        out.append(f"{pid} (parent {ppid}): {cmdline}")
+    return out
+
+
+def _stored_matches(db_path: Path) -> int:
+    if not db_path.exists():
+        return 0
+    try:
+        with sqlite3.connect(db_path, timeout=5) as db:
+            return db.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+    except sqlite3.OperationalError:  # the schema is not made yet
+        return 0
+
+
+def _assert_whole(db_path: Path, scheduled: int | None = None) -> int:
+    """The database passes its integrity check, every stored match is whole (all its
+    games, each with all its rows), no match is stored twice; with `scheduled`, every
+    scheduled match is there. Returns the number of stored matches."""
+    db = sqlite3.connect(db_path)
+    try:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        idxs = [idx for (idx,) in db.execute("SELECT idx FROM matches ORDER BY idx")]
+        assert len(idxs) == len(set(idxs)), "a match stored twice"
+        for match_id, games in db.execute("SELECT id, games FROM matches"):
+            rows = db.execute("SELECT id, replay FROM games WHERE match_id = ?", [match_id])
+            stored = rows.fetchall()
+            assert games == len(stored) == 4, "a partial match"
+            for game_id, replay in stored:
+                deals = len(json.loads(replay)["deals"])
+                count = db.execute
+                assert count("SELECT COUNT(*) FROM results WHERE game_id = ?",
+                             [game_id]).fetchone()[0] == 4  # fmt: skip
+                assert count("SELECT COUNT(*) FROM deal_scores WHERE game_id = ?",
+                             [game_id]).fetchone()[0] == deals * 4  # fmt: skip
+        if scheduled is not None:
+            assert idxs == list(range(scheduled))
+        return len(idxs)
+    finally:
+        db.close()
+
+
+def _outcome(db_path: Path) -> tuple:
+    """What must not depend on kills: the table, and every game's seating, events,
+    totals and faults (kind and place; a fault's wording may quote a transport error)."""
+    games = []
+    for idx, rotation, players, totals, replay in _games(db_path):
+        data = json.loads(replay)
+        faults = [(f["seat"], f["deal"], f["kind"], f["decision"], f["event"])
+                  for f in data["faults"]]  # fmt: skip
+        games.append((idx, rotation, players, totals, data["deals"], faults))
+    out = CliRunner().invoke(app, ["table", "--db", str(db_path), "--format", "json"])
+    assert out.exit_code == 0, out.output
+    return json.loads(out.output), games
+
+
+def test_kill_9_at_random_moments_among_hostile_bots_then_resume(tmp_path) -> None:
+    """`arena run` is killed with SIGKILL three times, at seeded random moments while
+    faulty bots play (timeouts, crashes, garbage, floods, forks); after each kill no
+    process of the league is left and the database is whole; the resumed league holds
+    every scheduled match once and ends exactly as an uninterrupted run does."""
+    import random
+
+    path, bot = _hostile_league(tmp_path)
+    scheduled = len(league_schedule(load_league(path)))
     db_path = tmp_path / "k.db"
+    marker = str(tmp_path)
+    # TMPDIR inside tmp_path: the bots' socket folders, and so their environment, and
+    # the workers' environment all carry the marker.
+    (tmp_path / "tmp").mkdir()
+    env = {**os.environ, "TMPDIR": str(tmp_path / "tmp")}
     command = [sys.executable, "-m", "arena.cli", "run", str(path), "--db", str(db_path),
                "--workers", "2"]  # fmt: skip
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 120
-        stored = 0
-        while time.monotonic() < deadline and stored < 3:
-            time.sleep(0.2)
-            if db_path.exists():
-                with sqlite3.connect(db_path, timeout=5) as db:
-                    try:
-                        stored = db.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
-                    except sqlite3.OperationalError:
-                        stored = 0
-        assert 3 <= stored < 10, f"stored {stored} matches before the kill"
-        process.send_signal(signal.SIGKILL)
-        process.wait(timeout=10)
-    finally:
-        if process.poll() is None:
-            process.kill()
+    rng = random.Random(6)
+    kills, stored = 0, 0
+    for _ in range(3):
+        process = subprocess.Popen(
+            command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        try:
+            # The moment: once hostile bots are playing and (at random) one more match
+            # is stored, a random while later.
+            need = stored + rng.randint(0, 1)
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and process.poll() is None:
+                if _bot_processes(str(bot)) and _stored_matches(db_path) >= need:
+                    break
+                time.sleep(0.05)
+            time.sleep(rng.uniform(0.0, 1.0))
+            if process.poll() is None:
+                process.send_signal(signal.SIGKILL)
+                kills += 1
             process.wait(timeout=10)
-    _assert_no_bots_and_intact(bot, db_path)  # workers die with the main process
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait(timeout=10)
+        for _ in range(150):  # bounded: workers notice within 0.2 s and kill their bots
+            if not _league_processes(marker) + bot_processes():
+                break
+            time.sleep(0.1)
+        left = _league_processes(marker) + bot_processes()
+        assert left == [], f"processes outlived the killed run: {_describe(left)}"
+        now = _assert_whole(db_path)
+        assert now >= stored  # nothing stored is ever lost
+        stored = now
+    assert kills == 3 and stored < scheduled, "the run was not interrupted"
     resumed = run_league(path, db_path, workers=2)
-    assert resumed.already_stored + resumed.played == 10
+    assert resumed.already_stored == stored and resumed.played == scheduled - stored
+    _assert_whole(db_path, scheduled)
+    assert _bot_processes(str(bot)) == []
     uninterrupted = tmp_path / "u.db"
-    run_league(path, uninterrupted, workers=1)
-    assert _games(db_path) == _games(uninterrupted)
-    assert _final_ratings(db_path) == _final_ratings(uninterrupted)
+    run_league(path, uninterrupted, workers=2)
+    _assert_whole(uninterrupted, scheduled)
+    table, games = _outcome(db_path)
+    assert (table, games) == _outcome(uninterrupted)
+    kinds = {kind for *_, faults in games for _, _, kind, _, _ in faults}
+    assert kinds == {"timeout", "crash", "protocol"}  # the hostile bots did misbehave
+    logs = (tmp_path / "logs").rglob("*.log")
+    assert any("spawned a grandchild" in log.read_text() for log in logs), "no bot forked"
 
 
 def test_ratings_follow_schedule_order_not_finish_order() -> None:
@@ -446,6 +612,6 @@ def test_migrations_bring_an_old_database_up_to_date(tmp_path, monkeypatch) -> N
     try:
         assert {"declarer", "made"} <= set(new["deal_scores"].columns_dict)
         versions = [r["version"] for r in new["schema_migrations"].rows]
-        assert versions == [1, 2]
+        assert versions == [1, 2, 3]
     finally:
         new.close()

@@ -16,7 +16,7 @@ from arena.bots.remote import BotStartError, RemotePlayer, RemoteSettings
 from arena.bots.spec import spec_slug, started_players
 from arena.cards import parse_card
 from arena.games import get_game, trix
-from arena.referee import RefereeSettings, play_game
+from arena.referee import FAULT_KINDS, RefereeSettings, play_game
 from arena.v1 import bot_pb2 as pb
 from tests.independent.trix_checker import check_replay
 
@@ -55,6 +55,16 @@ def test_clean_scripted_bot_plays_a_full_game(tmp_path) -> None:
     assert check_replay(result.replay) == []
 
 
+GOT = {  # what each scripted fault sends back, as the fault's `got` shows it
+    "timeout": "answer",  # "no answer; the call was cancelled..." or "an answer after ..."
+    "illegal": "ZZ",
+    "garbage": "not a protobuf message",
+    "oversize": "RESOURCE_EXHAUSTED",
+    "wrong-id": "decision_id 1003",
+    "exit": "exited with code 3",
+}
+
+
 @pytest.mark.parametrize("transport", ["stream", "unary"])
 @pytest.mark.parametrize(
     "fault, kind",
@@ -76,11 +86,21 @@ def test_a_fault_gives_a_fallback_move_and_the_game_goes_on(tmp_path, fault, kin
     assert len(result.replay["deals"]) == 5  # the game completed
     assert check_replay(result.replay) == []  # and every event is legal
     assert result.replay["faults"][0]["kind"] == kind
+    # The report for the bot's author (`arena faults`): which decision, what was
+    # expected, what came back.
+    assert kind in FAULT_KINDS
+    assert faults[0].decision == 3  # the request whose decision_id was --at (3)
+    assert faults[0].expected.startswith("one of the ") and "legal" in faults[0].expected
+    assert GOT[fault] in faults[0].got and len(faults[0].got) <= 200, faults[0].got
+    event = result.replay["deals"][faults[0].deal - 1]["events"][faults[0].event]
+    assert event["seat"] == 0 and event["auto"] == kind
+    assert Path(faults[0].log).exists()
     if fault == "exit":
         assert restarts == 1  # restarted once, then answered normally
         assert "exited with code 3" in faults[0].detail
     if fault == "timeout":
         assert "no answer within" in faults[0].detail
+        assert faults[0].expected.endswith("within 0.500 s (move_timeout)")
 
 
 def test_the_fallback_is_the_first_legal_action(tmp_path) -> None:

@@ -33,6 +33,7 @@ _PR_SET_CHILD_SUBREAPER = 36
 
 _live: set[BotProcess] = set()
 _live_lock = threading.Lock()
+_stopping = threading.Event()  # set by kill_all_now: no bot may start after it
 
 
 def become_subreaper() -> bool:
@@ -128,7 +129,12 @@ class BotProcess:
         return f"unix:{link}"
 
     def start(self) -> None:
-        """Start (or restart) the command; never blocks on the bot."""
+        """Start (or restart) the command; never blocks on the bot.
+
+        Refused once `kill_all_now` has run: a bot it killed looks crashed to the
+        referee, whose restart would otherwise leave an orphan behind."""
+        if _stopping.is_set():
+            raise ConfigError("the referee is stopping: no bot is started now")
         self.stop()
         with contextlib.suppress(FileNotFoundError):
             self.socket_path.unlink()
@@ -139,6 +145,14 @@ class BotProcess:
             "PYTHONUNBUFFERED": "1",
         }
         argv = self.argv
+        program = argv[0] if "/" in argv[0] else shutil.which(argv[0], path=os.environ.get("PATH"))
+        if not program or not os.access(program, os.X_OK):  # say so here, not in a sandbox
+            why = (
+                "no such program"
+                if not program or not os.path.exists(program)
+                else "not executable"
+            )
+            raise ConfigError(f"cannot start bot command {shlex.join(self.argv)}: {why}")
         if self.sandbox is not None:
             argv = wrap(self.argv, self.sandbox, self.slot, self.folder, self.cwd, variables)
         env = {**os.environ, **variables}
@@ -280,7 +294,8 @@ def _reap(pids: set[int]) -> None:
 
 def kill_all_now() -> None:
     """SIGKILL every bot this process runs, and their descendants, without waiting or
-    locking: for a process that is about to exit abruptly (a signal handler)."""
+    locking, and start no bot after it: for a process about to exit abruptly."""
+    _stopping.set()
     for bot in list(_live):
         pid = bot.pid
         if pid <= 0:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+from google.protobuf.message import DecodeError
 
 from arena.bots.process import BotProcess, wait_for_socket
 from arena.errors import ArenaError, IllegalAction
@@ -235,12 +236,12 @@ class RemotePlayer:
         self._stub_decide = channel.unary_unary(
             "/arena.v1.Bot/Decide",
             request_serializer=None,  # requests are bytes from arena.wire
-            response_deserializer=pb.DecisionReply.FromString,
+            response_deserializer=None,  # answers are parsed by _parse_reply
         )
         self._stub_play = channel.stream_stream(
             "/arena.v1.Bot/Play",
             request_serializer=None,
-            response_deserializer=pb.DecisionReply.FromString,
+            response_deserializer=None,
         )
         self._stub_notify = channel.unary_unary(
             "/arena.v1.Bot/Notify",
@@ -286,7 +287,13 @@ class RemotePlayer:
 
     def mark_start_failure(self, err: Exception) -> None:
         """The bot could not start: every decision of this match is a fallback move."""
-        self._dead = BotFault("start-failure", str(err))
+        self._dead = BotFault(
+            "start-failure",
+            str(err),
+            f"from a bot that listens and completes the handshake within "
+            f"{self.settings.startup_timeout} s (startup_timeout)",
+            "no bot: " + str(err).splitlines()[0],
+        )
 
     def act(self, decision: Decision) -> Action:
         started = time.monotonic()
@@ -320,7 +327,12 @@ class RemotePlayer:
         elapsed = answered - started
         if elapsed > limit:  # answered, but too late: discarded
             self._close_stream()
-            raise BotFault("timeout", self._timeout_detail(limit))
+            raise BotFault(
+                "timeout",
+                self._timeout_detail(limit),
+                self._within(limit),
+                f"an answer after {elapsed:.3f} s, discarded",
+            )
         self._bank -= max(0.0, elapsed - self.settings.move_timeout)
         self.latencies.append(elapsed)
         if reply.decision_id != self._decision_id:
@@ -329,6 +341,8 @@ class RemotePlayer:
                 "protocol",
                 f"answered decision {reply.decision_id} when asked decision "
                 f"{self._decision_id}: echo DecisionRequest.decision_id in the reply",
+                f"in a DecisionReply with decision_id {self._decision_id}",
+                f"decision_id {reply.decision_id}, action {_short(reply.action)}",
             )
         try:
             return self._codec.parse_answer(reply.action)
@@ -337,6 +351,7 @@ class RemotePlayer:
                 "illegal",
                 f"answered {_short(reply.action)}, which is not a {self._game.name} "
                 f"action; answer one of the request's legal actions",  # fmt: skip
+                got=_short(reply.action),
             ) from None
 
     def _ask_stream(self, data: bytes, deadline: float) -> pb.DecisionReply:
@@ -347,23 +362,42 @@ class RemotePlayer:
         call = self._call
         self._watchdog.arm(deadline, call)
         try:
-            return next(call)
+            answer = next(call)
         except StopIteration:
             self._call = None
             raise BotFault(
-                "protocol", "closed the Play stream instead of answering the decision"
+                "protocol",
+                "closed the Play stream instead of answering the decision",
+                "in a DecisionReply on the open Play stream",
+                "the end of the stream",
             ) from None
         except grpc.RpcError as err:
             self._close_stream()
             raise self._fault_from(err, deadline) from None
         finally:
             self._watchdog.disarm()
+        return self._parse_reply(answer)
 
     def _ask_unary(self, data: bytes, deadline: float) -> pb.DecisionReply:
         try:
-            return self._stub_decide(data, timeout=max(0.001, deadline - time.monotonic()))
+            answer = self._stub_decide(data, timeout=max(0.001, deadline - time.monotonic()))
         except grpc.RpcError as err:
             raise self._fault_from(err, deadline) from None
+        return self._parse_reply(answer)
+
+    def _parse_reply(self, answer: bytes) -> pb.DecisionReply:
+        """The bot's answer bytes as a DecisionReply. They are parsed here rather than
+        by gRPC so that a fault can show what came back."""
+        try:
+            return pb.DecisionReply.FromString(answer)
+        except DecodeError as err:
+            self._close_stream()
+            raise BotFault(
+                "protocol",
+                f"answered {len(answer)} bytes that are not a DecisionReply ({err})",
+                "in a DecisionReply message",
+                f"{len(answer)} bytes: {answer[:80]!r}",
+            ) from None
 
     def _open_stream(self) -> None:
         requests: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
@@ -389,27 +423,49 @@ class RemotePlayer:
         self._call = None
 
     def _fault_from(self, err: grpc.RpcError, deadline: float) -> BotFault:
+        """The named fault of a failed call (README "Faults")."""
         code = err.code() if hasattr(err, "code") else None
-        limit_text = self._timeout_detail(self.settings.move_timeout + self._bank)
-        if self._watchdog.fired or code == grpc.StatusCode.DEADLINE_EXCEEDED:
-            return BotFault("timeout", limit_text)
-        if time.monotonic() >= deadline:
-            return BotFault("timeout", limit_text)
+        limit = self.settings.move_timeout + self._bank
+        status = f"{code.name if code else '?'}: {_rpc_text(err)}"
+        if (
+            self._watchdog.fired
+            or code == grpc.StatusCode.DEADLINE_EXCEEDED
+            or time.monotonic() >= deadline
+        ):
+            return BotFault(
+                "timeout",
+                self._timeout_detail(limit),
+                self._within(limit),
+                f"no answer; the call was cancelled after {limit:.3f} s",
+            )
         if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
             return BotFault(
                 "oversize",
                 f"sent a message over the {MAX_REPLY_BYTES // 1024} KiB limit ({_rpc_text(err)})",
+                f"in a DecisionReply of at most {MAX_REPLY_BYTES // 1024} KiB",
+                status,
             )
         if code == grpc.StatusCode.UNAVAILABLE or (
             self.process is not None and not self.process.alive()
         ):
             return self._crashed(_rpc_text(err))
         if code == grpc.StatusCode.UNKNOWN:
-            return BotFault("crash", f"the bot failed this decision: {_rpc_text(err)}")
-        status = code.name if code else "?"
+            return BotFault(
+                "crash",
+                f"the bot failed this decision: {_rpc_text(err)}",
+                "from the bot's Decide/Play handler",
+                status,
+            )
         return BotFault(
             "protocol",
-            f"answered with something that is not a DecisionReply ({status}: {_rpc_text(err)})",
+            f"answered with something that is not a DecisionReply ({status})",
+            "in a DecisionReply message",
+            status,
+        )
+
+    def _within(self, limit: float) -> str:
+        return f"within {limit:.3f} s (move_timeout" + (
+            " + time bank)" if self.settings.time_bank else ")"
         )
 
     def _timeout_detail(self, limit: float) -> str:
@@ -421,17 +477,23 @@ class RemotePlayer:
 
     def _crashed(self, why: str) -> BotFault:
         """The bot went away: restart it once per game, then give up for the game."""
+        expected = "from a running bot"
         if self.process is None:
-            return BotFault("crash", f"the bot at {self.address} went away ({why})")
+            return BotFault("crash", f"the bot at {self.address} went away ({why})", expected, why)
         self.process.wait_exit(0.5)  # the connection drops a moment before the exit status
-        detail = f"the bot process {self.process.exit_description()} ({why}); log: {self.log_path}"
+        exit_text = self.process.exit_description()
+        detail = f"the bot process {exit_text} ({why}); log: {self.log_path}"
         self._restart(detail)
-        return BotFault("crash", detail)
+        return BotFault("crash", detail, expected, f"the bot process {exit_text}")
 
     def _restart(self, why: str) -> None:
         self._close_stream()
+        expected = "from a running bot"
         if self.process is None or self._restarts >= 1:
-            self._dead = BotFault("crash", f"{why}; already restarted once in this game")
+            self._dead = BotFault(
+                "crash", f"{why}; already restarted once in this game", expected,
+                "no bot: it went away again after its restart in this game",
+            )  # fmt: skip
             return
         self._restarts += 1
         try:
@@ -439,7 +501,10 @@ class RemotePlayer:
             self.process.start()
             self.connect(self._game.name, self._options)
         except BotStartError as err:
-            self._dead = BotFault("crash", f"{why}; the restart failed: {err}")
+            self._dead = BotFault(
+                "crash", f"{why}; the restart failed: {err}", expected,
+                "no bot: the restart failed: " + str(err).splitlines()[0],
+            )  # fmt: skip
 
     # -- notices and the end ------------------------------------------------------------
 

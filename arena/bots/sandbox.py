@@ -122,8 +122,7 @@ class Slot:
     """One concurrent bot slot: a user id held through a lock file until released."""
 
     def __init__(self) -> None:
-        folder = Path(tempfile.gettempdir()) / f"arena-slots-{os.geteuid()}"
-        folder.mkdir(mode=0o700, exist_ok=True)
+        folder = _slot_folder()
         for index in range(MAX_SLOTS):
             fd = os.open(folder / f"slot-{index}.lock", os.O_RDWR | os.O_CREAT, 0o600)
             try:
@@ -148,6 +147,17 @@ class Slot:
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
+
+
+def _slot_folder() -> Path:
+    """One folder of slot locks per machine and user, whatever TMPDIR says: two runs
+    that took the same slot from different folders would end each other's bots."""
+    folder = Path("/tmp") / f"arena-slots-{os.geteuid()}"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    info = os.lstat(folder)
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o077:
+        raise RuntimeError(f"{folder} is not a private folder of this user: remove it")
+    return folder
 
 
 def kill_user(uid: int) -> int:

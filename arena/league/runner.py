@@ -21,7 +21,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-from arena.bots.process import kill_all_now
+from arena.bots.process import descendants, kill_all_now
 from arena.bots.remote import RemoteSettings
 from arena.bots.sandbox import sandbox_problem
 from arena.bots.spec import slug, started_players
@@ -68,12 +68,15 @@ def default_db_path(config: LeagueConfig) -> Path:
 # -- the worker side --------------------------------------------------------------------
 
 
-def _worker_init() -> None:
+def _worker_init(parent: int) -> None:
     """Workers leave Ctrl-C to the main process; on SIGTERM, or when the main process
-    is gone (even by kill -9), they kill their bots and exit at once."""
+    is gone (even by kill -9), they kill their bots and exit at once.
+
+    `parent` is the main process's pid, passed in rather than read here: a worker still
+    starting up when the main process dies would otherwise take its new parent (init
+    or a subreaper) for the main process and play on, unwatched."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, lambda *_: _die())
-    parent = os.getppid()
     threading.Thread(target=_watch_parent, args=(parent,), name="parent-watch", daemon=True).start()
 
 
@@ -84,8 +87,38 @@ def _watch_parent(parent: int) -> None:
 
 
 def _die() -> None:
-    kill_all_now()
+    """Kill this worker's bots and everything below it, then exit.
+
+    The worker's main thread is still playing while this runs: a bot killed here looks
+    to it like a crash, and it would restart that bot (a fresh process the kill never
+    saw, orphaned by the exit). `kill_all_now` refuses every start after it; a start
+    already under way is caught by the sweep: every descendant of the worker is a bot
+    or a bot's child (a subreaper keeps double-forked ones below it), so the sweep
+    kills them all, again until two sweeps in a row find nothing."""
+    quiet = 0
+    for _ in range(100):  # bounded: a sweep with nothing left to kill ends it
+        kill_all_now()
+        left = descendants(os.getpid())
+        for pid in left:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        quiet = quiet + 1 if not _alive(left) else 0
+        if quiet >= 2:
+            break
+        time.sleep(0.01)
     os._exit(1)
+
+
+def _alive(pids: set[int]) -> bool:
+    """Whether any of `pids` is still a live process (not a zombie waiting for us)."""
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                if f.read().rsplit(b") ", 1)[1][:1] != b"Z":
+                    return True
+        except (OSError, IndexError):
+            continue
+    return False
 
 
 def play_scheduled_match(
@@ -233,7 +266,10 @@ def run_league(
     started = time.monotonic()
     games_done = 0
     executor = ProcessPoolExecutor(
-        max_workers=workers, mp_context=get_context("spawn"), initializer=_worker_init
+        max_workers=workers,
+        mp_context=get_context("spawn"),
+        initializer=_worker_init,
+        initargs=(os.getpid(),),
     )
     in_flight: dict[Future, ScheduledMatch] = {}
     queue = list(pending)

@@ -132,9 +132,26 @@ def _migration_2(db: sqlite_utils.Database) -> None:
     db["deal_scores"].add_column("made", int)  # on the declarer's row: 1 made, 0 failed
 
 
+def _migration_3(db: sqlite_utils.Database) -> None:
+    """Fault reports a bot author can act on (`arena faults`): the decision (the seat's
+    n-th in its game), the replay event, what was expected, what came back, the log.
+
+    Faults stored before this migration keep NULL in the new columns: their replays do
+    not hold these facts, and guessing them would mislead."""
+    for column, kind in (
+        ("decision", int),
+        ("event", int),
+        ("expected", str),
+        ("got", str),
+        ("log", str),
+    ):
+        db["faults"].add_column(column, kind)
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "leagues, entrants, matches, games, results, deal scores, faults, ratings", _migration_1),
     (2, "deal_scores.declarer and deal_scores.made", _migration_2),
+    (3, "faults.decision, event, expected, got and log", _migration_3),
 ]
 
 
@@ -302,6 +319,11 @@ def store_match(db: sqlite_utils.Database, league_id: int, match: dict[str, Any]
                     "deal": f["deal"],
                     "kind": f["kind"],
                     "detail": f["detail"],
+                    "decision": f.get("decision"),  # replays before these keys: NULL
+                    "event": f.get("event"),
+                    "expected": f.get("expected"),
+                    "got": f.get("got"),
+                    "log": f.get("log") or None,
                 }
                 for f in replay["faults"]
             )

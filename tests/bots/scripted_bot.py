@@ -8,7 +8,11 @@ play), garbage (answers bytes that are not a DecisionReply), exit (the process e
 oversize (a 2 MB answer), wrong-id (echoes another decision_id), always-illegal (every
 answer illegal), refuse (refuses the handshake), silent (never listens), spawn (starts
 a double-forked grandchild that sleeps and writes its pid to --pidfile, to test that
-it is ended with the match).
+it is ended with the match). Faults of the handshake and notices: hello-hang (Hello
+never answers), hello-garbage (Hello answers bytes that are not a HelloReply),
+hello-oversize (a 2 MB HelloReply), old-protocol (speaks protocol version 99),
+no-grpc (listens on the socket but answers every connection with garbage, not gRPC),
+notify-hang (asks for notices, then never acknowledges one nor ends its Play stream).
 The fault happens at the decision whose decision_id is N (default 3): decision ids run
 on through a restart, so a restarted bot does not fault again. With --record, every
 request's raw bytes are appended to FILE (length-prefixed) for tests to inspect.
@@ -20,6 +24,7 @@ never send.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import struct
@@ -95,6 +100,8 @@ def answer(request: pb.DecisionRequest) -> bytes:
     elif hit and fault == "spawn":
         # A separate program double-forks: forking this gRPC process can hang the child.
         subprocess.run([sys.executable, "-c", SPAWN, args.pidfile], timeout=10)
+        sys.stderr.write("scripted bot: spawned a grandchild\n")
+        sys.stderr.flush()
         for _ in range(500):  # answer once the grandchild is surely there (bounded)
             if os.path.exists(args.pidfile):
                 break
@@ -105,8 +112,16 @@ def answer(request: pb.DecisionRequest) -> bytes:
 def hello(data: bytes, context) -> bytes:
     request = pb.HelloRequest.FromString(data)
     error = "this bot refuses on purpose" if args.fault == "refuse" else ""
+    if args.fault == "hello-hang":
+        time.sleep(600)
+    if args.fault == "hello-garbage":
+        return b"\xff\xfe\xfd not a HelloReply"
     return pb.HelloReply(
-        name=args.name, version="test", protocol_version=request.protocol_version, error=error
+        name="x" * (2 << 20) if args.fault == "hello-oversize" else args.name,
+        version="test",
+        protocol_version=99 if args.fault == "old-protocol" else request.protocol_version,
+        error=error,
+        notices=args.fault == "notify-hang",
     ).SerializeToString()
 
 
@@ -121,15 +136,36 @@ def play(requests, context):
         if message.WhichOneof("body") == "decision":
             record(message.decision.SerializeToString())
             yield answer(message.decision)
+    if args.fault == "notify-hang":
+        time.sleep(600)  # never end our side of the stream
 
 
 def notify(data: bytes, context) -> bytes:
+    if args.fault == "notify-hang":
+        time.sleep(600)
     return b""
+
+
+def no_grpc(address: str) -> None:
+    """Listen where told, but answer every connection with bytes that are not HTTP/2."""
+    import socket
+
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(address.removeprefix("unix:"))
+    server.listen(8)
+    while True:
+        connection, _ = server.accept()
+        with contextlib.suppress(OSError):
+            connection.sendall(b"HELLO? this is not gRPC\r\n" * 100)
+        connection.close()
 
 
 def main() -> None:
     if args.fault == "silent":
         time.sleep(600)
+        return
+    if args.fault == "no-grpc":
+        no_grpc(os.environ["ARENA_BOT_ADDRESS"])
         return
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=4),
