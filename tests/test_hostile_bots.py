@@ -233,5 +233,6 @@ def test_the_hostile_suite_has_a_bot_per_behaviour() -> None:
     tested = set(FAULTING) | {
         "swap_bot.py", "midswap_bot.py", "forkbomb_bot.py", "heap_bot.py", "shm_bot.py",
         "files_bot.py", "flood_bot.py", "snoop_bot.py", "net_bot.py",
+        "spy_bot.py",  # tests/test_information_hiding.py
     }  # fmt: skip
     assert set(bots) == tested
