@@ -297,7 +297,8 @@ def run(
         bool,
         typer.Option(
             "--until-separated",
-            help="Stop when every entrant's mu +/- 3 sigma is clear of its neighbours'.",
+            help="Stop when TrueSkill and the duplicate margins agree on the order and every two "
+            "neighbours are apart (see README: When a league stops).",
         ),
     ] = False,
     fmt: Annotated[str, typer.Option("--format", help="Table format at the end.")] = "text",
@@ -360,6 +361,34 @@ def table(
     if fmt not in FORMATS:
         _fail(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     _print_table(db, league, fmt)
+
+
+@app.command()
+def compare(
+    a: Annotated[str, typer.Argument(help="An entrant's name.")],
+    b: Annotated[str, typer.Argument(help="Another entrant's name.")],
+    db: Annotated[Path, typer.Option(help="The league database.")] = Path("arena.db"),
+    league: Annotated[
+        str | None, typer.Option(help="The league's name (default: the latest league).")
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+) -> None:
+    """A's duplicate margin over B in the matches both played, with its 95% interval."""
+    from arena.league.compare import compare as compare_entrants
+    from arena.league.compare import render_comparison
+    from arena.league.store import league_id_by_name
+
+    if fmt not in ("text", "json"):
+        _fail(f"--format must be text or json, not {fmt!r}")
+    database = _open_existing_db(db)
+    try:
+        league_id, _ = league_id_by_name(database, league)
+        result = compare_entrants(database, league_id, a, b)
+    except ArenaError as err:
+        _fail(str(err))
+    finally:
+        database.close()
+    typer.echo(json.dumps(result) if fmt == "json" else render_comparison(result))
 
 
 @app.command()

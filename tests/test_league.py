@@ -330,7 +330,8 @@ def test_table_json_keys_and_formats(tmp_path) -> None:
     assert [r["place"] for r in rows] == [1, 2, 3, 4, 5]
     for row in rows:
         assert set(row) >= {"place", "name", "rating", "mu", "sigma", "matches", "games",
-                            "mean_score", "duplicate_margin", "per_contract", "faults"}  # fmt: skip
+                            "mean_score", "duplicate_margin", "duplicate_margin_ci", "per_contract",
+                            "faults"}  # fmt: skip
         assert row["rating"] == pytest.approx(row["mu"] - 3 * row["sigma"], abs=0.01)
         assert row["matches"] == 4 and row["games"] == 16
         assert set(row["per_contract"]) == {
@@ -395,11 +396,11 @@ def test_until_separated_stops_scheduling_when_the_ranking_settles(tmp_path, mon
 
     calls = []
 
-    def settled_after_two(rater, entrants):
+    def settled_after_two(matches, rater, rule):
         calls.append(1)
-        return len(calls) >= 2
+        return ("a",) if len(calls) >= 2 else None
 
-    monkeypatch.setattr(runner, "separated", settled_after_two)
+    monkeypatch.setattr(runner, "stop_check", settled_after_two)
     path = write_league(tmp_path, rounds=2)
     summary = run_league(path, tmp_path / "s.db", workers=1, until_separated=True)
     assert summary.stopped_early and summary.played == 2 < summary.scheduled == 10

@@ -16,7 +16,7 @@ from arena.games import GAMES, get_game
 
 SCHEDULES = ("round-robin", "balanced", "gauntlet")
 ROTATIONS = ("cyclic", "all")
-RATE_BY = ("match", "game")
+RATE_BY = ("match", "deal", "game")
 TRANSPORTS = ("stream", "unary")
 
 LEAGUE_KEYS = {
