@@ -516,6 +516,39 @@ def bench_league_cmd(
     )
 
 
+@bench_app.command("rating")
+def bench_rating_cmd(
+    seeds: Annotated[int, typer.Option(min=1, help="Independent league seeds.")] = 100,
+    matches: Annotated[
+        int, typer.Option(min=1, help="Seat-rotated matches per league (4 games each): the cap.")
+    ] = 40,
+    workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 2,
+    cache: Annotated[
+        Path | None,
+        typer.Option(help="JSON-lines file of played leagues: read back, extended, resumable."),
+    ] = None,
+    extra: Annotated[
+        bool, typer.Option("--extra", help="Also show TrueSkill fed per match, deal and game.")
+    ] = False,
+) -> None:
+    """The ladder p = 0.6, 0.7, 0.8, 0.9 (Trix, one table) over many league seeds: games
+    each statistic needs before 90% and 95% of seeds order it right, and how the
+    --until-separated rule does. Slow: about a minute per seed on one core."""
+    from arena.bench_rating import evaluate, play_leagues, render_bench
+    from arena.league.config import RATE_BY_DEFAULT, Ratings
+    from arena.league.separation import StopRule
+
+    leagues = play_leagues(
+        seeds,
+        matches,
+        workers,
+        cache,
+        progress=lambda n: typer.echo(f"  {n}/{seeds} leagues played", err=True),
+    )
+    defaults = Ratings()
+    typer.echo(render_bench(evaluate(leagues, defaults, RATE_BY_DEFAULT, StopRule(), extra)))
+
+
 @app.command()
 def version() -> None:
     """Print the arena's version."""
