@@ -22,7 +22,7 @@ from typing import Any
 
 from arena.league.config import Ratings
 from arena.league.ratings import GameOutcome, MatchOutcome, Rater
-from arena.league.separation import StopRule, stop_check
+from arena.league.separation import StopRule, place_order, stop_check
 from arena.league.stats import match_margins
 
 LADDER = (0.6, 0.7, 0.8, 0.9)
@@ -119,17 +119,7 @@ def trueskill_orders(league: Sequence[MatchOutcome], params: Ratings, rate_by: s
     orders = []
     for match in league:
         rater.apply(match)
-        orders.append(
-            tuple(
-                sorted(
-                    rater.ratings,
-                    key=lambda e: (
-                        -(rater.ratings[e].mu - 3 * rater.ratings[e].sigma),
-                        -rater.ratings[e].mu,
-                    ),
-                )
-            )  # fmt: skip
-        )
+        orders.append(place_order(rater))
     return orders
 
 
@@ -165,9 +155,14 @@ def games_needed(
 
 @dataclass
 class StopFigures:
-    accuracy: float
-    mean_games: float
+    right: int  # leagues that stopped with the true order
+    wrong: int  # leagues that stopped with another order
     undecided: int  # leagues the rule had not stopped by the cap
+    mean_games: float  # games played when stopped (the cap for the undecided)
+
+    @property
+    def leagues(self) -> int:
+        return self.right + self.wrong + self.undecided
 
 
 @dataclass
@@ -179,33 +174,67 @@ class RatingBench:
     stop: StopFigures | None = None
 
 
+def statistic_labels(rate_by: str, extra: bool) -> list[str]:
+    labels = [
+        f"TrueSkill as fed (rate_by = {rate_by}, league defaults)",
+        "TrueSkill per game, library defaults (tau = sigma/100, draws 10%)",
+        "mean duplicate margin",
+    ]
+    if extra:
+        labels += [f"TrueSkill rate_by = {by}, league defaults"
+                   for by in RATE_BY_ORDER if by != rate_by]  # fmt: skip
+    return labels
+
+
+RATE_BY_ORDER = ("match", "deal", "game")
+
+
+def score_league(
+    league: Sequence[MatchOutcome], fed: Ratings, rate_by: str, rule: StopRule, extra: bool
+) -> tuple[list[list[bool]], tuple[Order | None, int]]:
+    """For one league: per statistic (in `statistic_labels` order) whether the order is
+    right after each match; and where the stopping rule stopped (order, matches)."""
+    rater = Rater(fed, league[0].entrants, rate_by, forfeit=10**9)
+    fed_orders: list[Order] = []
+    stopped: tuple[Order | None, int] = (None, len(league))
+    for m, match in enumerate(league, start=1):
+        rater.apply(match)
+        fed_orders.append(place_order(rater))
+        if stopped[0] is None:
+            order = stop_check(league[:m], rater, rule)
+            if order is not None:
+                stopped = (order, m)
+    orders = [
+        fed_orders,
+        trueskill_orders(league, TRUESKILL_DEFAULTS, "game"),
+        margin_orders(league),
+    ]
+    if extra:
+        orders += [trueskill_orders(league, fed, by) for by in RATE_BY_ORDER if by != rate_by]
+    return [[o == TRUE_ORDER for o in each] for each in orders], stopped
+
+
+def _score(args: tuple[list[Any], Ratings, str, StopRule, bool]) -> Any:
+    data, fed, rate_by, rule, extra = args
+    return score_league(_from_json(data), fed, rate_by, rule, extra)
+
+
 def evaluate(
     leagues: Sequence[Sequence[MatchOutcome]],
     fed: Ratings,
     rate_by: str,
     rule: StopRule,
     extra: bool = False,
+    workers: int = 1,
 ) -> RatingBench:
     """Every statistic's games to 90% and 95% of leagues right, and the stopping rule."""
     games_per_match = len(leagues[0][0].games)
-    statistics: list[tuple[str, Callable[[Sequence[MatchOutcome]], list[Order]]]] = [
-        (f"TrueSkill as fed (rate_by = {rate_by})", lambda lg: trueskill_orders(lg, fed, rate_by)),
-        ("TrueSkill per game, library defaults",
-         lambda lg: trueskill_orders(lg, TRUESKILL_DEFAULTS, "game")),
-        ("mean duplicate margin", margin_orders),
-    ]  # fmt: skip
-    if extra:
-        for by in ("match", "deal", "game"):
-            if by != rate_by:
-                statistics.append(
-                    (
-                        f"TrueSkill rate_by = {by}, league defaults",
-                        lambda lg, by=by: trueskill_orders(lg, fed, by),
-                    )  # fmt: skip
-                )
+    jobs = [(_to_json(lg), fed, rate_by, rule, extra) for lg in leagues]
+    with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
+        scored = list(pool.map(_score, jobs))
     bench = RatingBench(len(leagues), min(len(lg) for lg in leagues), games_per_match)
-    for label, orders_of in statistics:
-        correct = [[o == TRUE_ORDER for o in orders_of(lg)] for lg in leagues]
+    for i, label in enumerate(statistic_labels(rate_by, extra)):
+        correct = [marks[i] for marks, _ in scored]
         at_end = sum(c[-1] for c in correct) / len(correct)
         bench.rows.append(
             (
@@ -215,19 +244,10 @@ def evaluate(
                 at_end,
             )  # fmt: skip
         )
-    right, games, undecided = 0, 0, 0
-    for league in leagues:
-        rater = Rater(fed, league[0].entrants, rate_by, forfeit=10**9)
-        for m, match in enumerate(league, start=1):
-            rater.apply(match)
-            order = stop_check(league[:m], rater, rule)
-            if order is not None:
-                break
-        else:
-            undecided += 1
-        games += m * games_per_match
-        right += order == TRUE_ORDER
-    bench.stop = StopFigures(right / len(leagues), games / len(leagues), undecided)
+    right = sum(order == TRUE_ORDER for _, (order, _) in scored)
+    undecided = sum(order is None for _, (order, _) in scored)
+    games = sum(m for _, (_, m) in scored) * games_per_match / len(scored)
+    bench.stop = StopFigures(right, len(scored) - right - undecided, undecided, games)
     return bench
 
 
@@ -252,7 +272,8 @@ def render_bench(bench: RatingBench) -> str:
         lines += [
             "",
             f"stopping rule (--until-separated): stopped with the true order in "
-            f"{stop.accuracy:.1%} of seeds, after {stop.mean_games:.1f} games on average; "
-            f"{stop.undecided} of {bench.seeds} had not stopped by the cap",
+            f"{stop.right} of {stop.leagues} seeds ({stop.right / stop.leagues:.1%}), with "
+            f"another order in {stop.wrong}, not stopped by the cap in {stop.undecided}; "
+            f"mean games {stop.mean_games:.1f} (the cap counted for those not stopped)",
         ]
     return "\n".join(lines)

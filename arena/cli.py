@@ -546,7 +546,8 @@ def bench_rating_cmd(
         progress=lambda n: typer.echo(f"  {n}/{seeds} leagues played", err=True),
     )
     defaults = Ratings()
-    typer.echo(render_bench(evaluate(leagues, defaults, RATE_BY_DEFAULT, StopRule(), extra)))
+    bench = evaluate(leagues, defaults, RATE_BY_DEFAULT, StopRule(), extra, workers)
+    typer.echo(render_bench(bench))
 
 
 @app.command()

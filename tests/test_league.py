@@ -142,7 +142,7 @@ def test_a_league_is_stored_whole_and_the_same_with_one_or_two_workers(tmp_path)
     assert db.execute("SELECT COUNT(*) FROM deal_scores").fetchone()[0] == 20 * 5 * 4
     assert db.execute("SELECT version FROM schema_migrations").fetchall() == [(1,), (2,)]
     steps = db.execute("SELECT COUNT(DISTINCT step) FROM ratings").fetchone()[0]
-    assert steps == 5  # one update per match
+    assert steps == 5 * 5  # rate_by = "deal": one update per deal (5 a game here) of each match
     db.close()
 
 

@@ -101,3 +101,21 @@ def test_compare_names_the_entrants_when_one_is_unknown(db_path) -> None:
     result = CliRunner().invoke(app, ["compare", "first", "nobody", "--db", str(db_path)])
     assert result.exit_code != 0
     assert "nobody" in result.output and "r2" in result.output
+
+
+def test_table_ratings_are_the_stored_ones_and_equal_a_recomputation(db_path, tmp_path) -> None:
+    import shutil
+
+    from arena.league.store import open_db
+    from arena.league.table import league_rows
+
+    copy = tmp_path / "copy.db"
+    shutil.copy(db_path, copy)
+    db = open_db(copy)
+    stored = {r["name"]: (r["mu"], r["sigma"]) for r in league_rows(db, 1)}
+    db.execute("DELETE FROM ratings WHERE match_idx = (SELECT MAX(match_idx) FROM ratings)")
+    db.conn.commit()  # the last match's updates are missing: the table recomputes
+    recomputed = {r["name"]: (r["mu"], r["sigma"]) for r in league_rows(db, 1)}
+    db.close()
+    assert stored == recomputed
+    assert len(set(stored.values())) > 1  # the league did move the ratings

@@ -17,7 +17,7 @@ from arena.games import GAMES, get_game
 SCHEDULES = ("round-robin", "balanced", "gauntlet")
 ROTATIONS = ("cyclic", "all")
 RATE_BY = ("match", "deal", "game")
-RATE_BY_DEFAULT = "match"  # chosen by `arena bench rating` (README: Ratings)
+RATE_BY_DEFAULT = "deal"  # chosen by `arena bench rating` (README: Ratings)
 TRANSPORTS = ("stream", "unary")
 
 LEAGUE_KEYS = {

@@ -26,7 +26,7 @@ from arena.league.stats import head_to_head, margin_samples, mean_interval
 
 @dataclass(frozen=True)
 class StopRule:
-    level: float = 0.99
+    level: float = 0.90
     min_matches: int = 5
 
 

@@ -17,7 +17,7 @@ from typing import Any
 import sqlite_utils
 
 from arena.league.config import Ratings
-from arena.league.ratings import Rater, load_outcomes, rate_prefix
+from arena.league.ratings import MatchOutcome, Rater, load_outcomes, rate_prefix
 from arena.league.stats import Interval, margin_samples, mean_interval
 
 FORMATS = ("text", "markdown", "csv", "json")
@@ -29,11 +29,15 @@ def league_rows(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any
     league = db["leagues"].get(league_id)
     settings = json.loads(league["settings"])
     entrants = settings["entrants"]
-    rater = Rater(
-        Ratings(**settings["ratings"]), entrants, settings["rate_by"], settings["forfeit_faults"]
-    )
     outcomes = load_outcomes(db, league_id)
-    rate_prefix(outcomes, rater)
+    ratings = _stored_ratings(db, league_id, outcomes)
+    if ratings is None:
+        rater = Rater(
+            Ratings(**settings["ratings"]), entrants, settings["rate_by"],
+            settings["forfeit_faults"],
+        )  # fmt: skip
+        rate_prefix(outcomes, rater)
+        ratings = {e: (r.mu, r.sigma) for e, r in rater.ratings.items()}
     stats = {
         row["entrant"]: row
         for row in db.query(
@@ -52,14 +56,14 @@ def league_rows(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any
     )
     rows = []
     for name in entrants:
-        rating = rater.ratings[name]
+        mu, sigma = ratings[name]
         stat = stats.get(name, {})
         rows.append(
             {
                 "name": name,
-                "rating": round(rating.mu - 3 * rating.sigma, 3),
-                "mu": round(rating.mu, 3),
-                "sigma": round(rating.sigma, 3),
+                "rating": round(mu - 3 * sigma, 3),
+                "mu": round(mu, 3),
+                "sigma": round(sigma, 3),
                 "matches": stat.get("matches", 0),
                 "games": stat.get("games", 0),
                 "mean_score": round(stat["mean_score"], 2) if stat else 0.0,
@@ -71,6 +75,36 @@ def league_rows(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any
         )
     rows.sort(key=lambda r: (-r["rating"], -r["mu"], r["name"]))
     return [{"place": i, **row} for i, row in enumerate(rows, start=1)]
+
+
+def _stored_ratings(
+    db: sqlite_utils.Database, league_id: int, outcomes: dict[int, MatchOutcome]
+) -> dict[str, tuple[float, float]] | None:
+    """The ratings the runner stored, when they cover exactly the rated prefix of the
+    stored matches (so they equal a recomputation); None otherwise.
+
+    Recomputing is exact but slow with rate_by = "deal" (20 TrueSkill updates a match),
+    and the runner has already done it, in the same order, with the same settings."""
+    prefix = 0
+    while prefix in outcomes:
+        prefix += 1
+    rows = list(
+        db.query(
+            """SELECT r.entrant, r.mu, r.sigma, r.match_idx FROM ratings r
+               JOIN (SELECT entrant, MAX(step) AS step FROM ratings WHERE league_id = ?
+                     GROUP BY entrant) last ON r.entrant = last.entrant AND r.step = last.step
+               WHERE r.league_id = ?""",
+            [league_id, league_id],
+        )
+    )
+    last = max((row["match_idx"] for row in rows), default=-1)
+    if last + 1 != prefix:
+        return None
+    settings = json.loads(db["leagues"].get(league_id)["settings"])
+    fresh = Ratings(**settings["ratings"])
+    out = {e: (fresh.mu, fresh.sigma) for e in settings["entrants"]}
+    out.update({row["entrant"]: (row["mu"], row["sigma"]) for row in rows})
+    return out
 
 
 def _rounded_ci(interval: Interval | None) -> list[float | None]:
