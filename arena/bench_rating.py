@@ -31,7 +31,9 @@ TRUE_ORDER = tuple(reversed(NAMES))  # best first
 TRUESKILL_DEFAULTS = Ratings(tau=25.0 / 300, draw_probability=0.10)  # the library's own
 
 
-def play_ladder_league(seed: str, matches: int, game_name: str = "trix") -> list[MatchOutcome]:
+def play_ladder_league(
+    seed: str, matches: int, game_name: str = "trix", rungs: Sequence[float] = LADDER
+) -> list[MatchOutcome]:
     """One league of the ladder at one table: `matches` seat-rotated matches, seeded
     f"{seed}/{i}" as a league schedule seeds them."""
     from arena.bots.ladder import ladder_player
@@ -40,8 +42,8 @@ def play_ladder_league(seed: str, matches: int, game_name: str = "trix") -> list
 
     game = get_game(game_name)
     options = game.parse_options({})
-    players = [ladder_player(p) for p in LADDER]
-    names = list(NAMES[: game.seats])
+    players = [ladder_player(p) for p in rungs]
+    names = [player.name for player in players][: game.seats]
     outcomes = []
     for i in range(matches):
         result = play_match(game, players[: game.seats], names, f"{seed}/{i}", options)

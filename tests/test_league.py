@@ -12,13 +12,12 @@ import time
 from pathlib import Path
 
 import pytest
-import trueskill
 from typer.testing import CliRunner
 
 from arena.cli import app
 from arena.errors import ConfigError
 from arena.league.config import load_league
-from arena.league.ratings import GameOutcome, MatchOutcome, Rater, ranking, rate_prefix, separated
+from arena.league.ratings import GameOutcome, MatchOutcome, Rater, ranking, rate_prefix
 from arena.league.runner import league_schedule, run_league
 from arena.league.store import open_db
 from arena.league.table import league_rows, render
@@ -307,18 +306,6 @@ def test_a_forfeit_is_rated_as_last_place() -> None:
     rater = Rater(Ratings(), entrants, "match", 1)
     rater.apply(match)
     assert rater.ratings["a"].mu < min(rater.ratings[e].mu for e in "bcd")
-
-
-def test_separation_rule() -> None:
-    from arena.league.config import Ratings
-
-    rater = Rater(Ratings(), ["a", "b"], "match", 1)
-    assert not separated(rater, ["a", "b"])
-    rater.ratings["a"] = trueskill.Rating(40, 1)
-    rater.ratings["b"] = trueskill.Rating(30, 1)
-    assert separated(rater, ["a", "b"])
-    rater.ratings["b"] = trueskill.Rating(35, 1)
-    assert not separated(rater, ["a", "b"])
 
 
 def test_table_json_keys_and_formats(tmp_path) -> None:

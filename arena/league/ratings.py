@@ -158,13 +158,3 @@ def rate_prefix(
         rows += rater.apply(outcomes[idx])
         idx += 1
     return idx, rows
-
-
-def separated(rater: Rater, entrants: Sequence[str]) -> bool:
-    """Whether every entrant's interval mu +/- 3 sigma is clear of its neighbours'."""
-    ordered = sorted(entrants, key=lambda e: -rater.ratings[e].mu)
-    for upper, lower in zip(ordered, ordered[1:], strict=False):
-        a, b = rater.ratings[upper], rater.ratings[lower]
-        if a.mu - 3 * a.sigma <= b.mu + 3 * b.sigma:
-            return False
-    return True

@@ -9,10 +9,12 @@ A league stops after a match when all of these hold:
    the interval at `level` of the upper one's margin over the lower one, one sample
    per match both played, lies wholly above zero.
 
-The league is checked after every match, and looking again and again makes a 95%
-interval wrong far more often than 5% of the time, so the level is stricter than the
-intervals the table shows; `arena bench rating` measures how often the rule stops with
-the true order on a ladder of known strength.
+The league is checked after every match, and every look is another chance for chance
+to pass a test, so the level was chosen by measurement, not by the textbook:
+`arena bench rating` on the close ladder (p = 0.6..0.9) found 90% intervals stopping
+with the true order in 96 of 100 leagues (none wrong, 4 still going at 160 games),
+where 95% and 99% intervals left 9 and 38 leagues still going (README: When a league
+stops).
 """
 
 from __future__ import annotations
