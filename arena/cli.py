@@ -331,7 +331,8 @@ def run(
         bool,
         typer.Option(
             "--until-separated",
-            help="Stop when every entrant's mu +/- 3 sigma is clear of its neighbours'.",
+            help="Stop when TrueSkill and the duplicate margins agree on the order and every two "
+            "neighbours are apart (see README: When a league stops).",
         ),
     ] = False,
     fmt: Annotated[str, typer.Option("--format", help="Table format at the end.")] = "text",
@@ -398,6 +399,34 @@ def table(
     if fmt not in FORMATS:
         _fail(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     _print_table(db, league, fmt)
+
+
+@app.command()
+def compare(
+    a: Annotated[str, typer.Argument(help="An entrant's name.")],
+    b: Annotated[str, typer.Argument(help="Another entrant's name.")],
+    db: Annotated[Path, typer.Option(help="The league database.")] = Path("arena.db"),
+    league: Annotated[
+        str | None, typer.Option(help="The league's name (default: the latest league).")
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+) -> None:
+    """A's duplicate margin over B in the matches both played, with its 95% interval."""
+    from arena.league.compare import compare as compare_entrants
+    from arena.league.compare import render_comparison
+    from arena.league.store import league_id_by_name
+
+    if fmt not in ("text", "json"):
+        _fail(f"--format must be text or json, not {fmt!r}")
+    database = _open_existing_db(db)
+    try:
+        league_id, _ = league_id_by_name(database, league)
+        result = compare_entrants(database, league_id, a, b)
+    except ArenaError as err:
+        _fail(str(err))
+    finally:
+        database.close()
+    typer.echo(json.dumps(result) if fmt == "json" else render_comparison(result))
 
 
 @app.command()
@@ -555,6 +584,40 @@ def bench_league_cmd(
         f"{games} games in {seconds:.1f} s with {workers} workers: "
         f"{games / seconds * 60:.0f} games per minute"
     )
+
+
+@bench_app.command("rating")
+def bench_rating_cmd(
+    seeds: Annotated[int, typer.Option(min=1, help="Independent league seeds.")] = 100,
+    matches: Annotated[
+        int, typer.Option(min=1, help="Seat-rotated matches per league (4 games each): the cap.")
+    ] = 40,
+    workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 2,
+    cache: Annotated[
+        Path | None,
+        typer.Option(help="JSON-lines file of played leagues: read back, extended, resumable."),
+    ] = None,
+    extra: Annotated[
+        bool, typer.Option("--extra", help="Also show TrueSkill fed per match, deal and game.")
+    ] = False,
+) -> None:
+    """The ladder p = 0.6, 0.7, 0.8, 0.9 (Trix, one table) over many league seeds: games
+    each statistic needs before 90% and 95% of seeds order it right, and how the
+    --until-separated rule does. Slow: about a minute per seed on one core."""
+    from arena.bench_rating import evaluate, play_leagues, render_bench
+    from arena.league.config import RATE_BY_DEFAULT, Ratings
+    from arena.league.separation import StopRule
+
+    leagues = play_leagues(
+        seeds,
+        matches,
+        workers,
+        cache,
+        progress=lambda n: typer.echo(f"  {n}/{seeds} leagues played", err=True),
+    )
+    defaults = Ratings()
+    bench = evaluate(leagues, defaults, RATE_BY_DEFAULT, StopRule(), extra, workers)
+    typer.echo(render_bench(bench))
 
 
 @app.command()

@@ -12,13 +12,12 @@ import time
 from pathlib import Path
 
 import pytest
-import trueskill
 from typer.testing import CliRunner
 
 from arena.cli import app
 from arena.errors import ConfigError
 from arena.league.config import load_league
-from arena.league.ratings import GameOutcome, MatchOutcome, Rater, ranking, rate_prefix, separated
+from arena.league.ratings import GameOutcome, MatchOutcome, Rater, ranking, rate_prefix
 from arena.league.runner import league_schedule, run_league
 from arena.league.store import open_db
 from arena.league.table import league_rows, render
@@ -143,7 +142,7 @@ def test_a_league_is_stored_whole_and_the_same_with_one_or_two_workers(tmp_path)
     assert db.execute("SELECT COUNT(*) FROM deal_scores").fetchone()[0] == 20 * 5 * 4
     assert db.execute("SELECT version FROM schema_migrations").fetchall() == [(1,), (2,), (3,)]
     steps = db.execute("SELECT COUNT(DISTINCT step) FROM ratings").fetchone()[0]
-    assert steps == 5  # one update per match
+    assert steps == 5 * 5  # rate_by = "deal": one update per deal (5 a game here) of each match
     db.close()
 
 
@@ -485,18 +484,6 @@ def test_a_forfeit_is_rated_as_last_place() -> None:
     assert rater.ratings["a"].mu < min(rater.ratings[e].mu for e in "bcd")
 
 
-def test_separation_rule() -> None:
-    from arena.league.config import Ratings
-
-    rater = Rater(Ratings(), ["a", "b"], "match", 1)
-    assert not separated(rater, ["a", "b"])
-    rater.ratings["a"] = trueskill.Rating(40, 1)
-    rater.ratings["b"] = trueskill.Rating(30, 1)
-    assert separated(rater, ["a", "b"])
-    rater.ratings["b"] = trueskill.Rating(35, 1)
-    assert not separated(rater, ["a", "b"])
-
-
 def test_table_json_keys_and_formats(tmp_path) -> None:
     path = write_league(tmp_path)
     run_league(path, tmp_path / "t.db", workers=1)
@@ -506,7 +493,8 @@ def test_table_json_keys_and_formats(tmp_path) -> None:
     assert [r["place"] for r in rows] == [1, 2, 3, 4, 5]
     for row in rows:
         assert set(row) >= {"place", "name", "rating", "mu", "sigma", "matches", "games",
-                            "mean_score", "duplicate_margin", "per_contract", "faults"}  # fmt: skip
+                            "mean_score", "duplicate_margin", "duplicate_margin_ci", "per_contract",
+                            "faults"}  # fmt: skip
         assert row["rating"] == pytest.approx(row["mu"] - 3 * row["sigma"], abs=0.01)
         assert row["matches"] == 4 and row["games"] == 16
         assert set(row["per_contract"]) == {
@@ -570,11 +558,11 @@ def test_until_separated_stops_scheduling_when_the_ranking_settles(tmp_path, mon
 
     calls = []
 
-    def settled_after_two(rater, entrants):
+    def settled_after_two(matches, rater, rule):
         calls.append(1)
-        return len(calls) >= 2
+        return ("a",) if len(calls) >= 2 else None
 
-    monkeypatch.setattr(runner, "separated", settled_after_two)
+    monkeypatch.setattr(runner, "stop_check", settled_after_two)
     path = write_league(tmp_path, rounds=2)
     summary = run_league(path, tmp_path / "s.db", workers=1, until_separated=True)
     assert summary.stopped_early and summary.played == 2 < summary.scheduled == 10

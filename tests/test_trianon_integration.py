@@ -44,7 +44,7 @@ def test_play_trianon_with_external_bots(tmp_path, js_bot_installed) -> None:
 def test_a_trianon_league_with_three_seat_tables(tmp_path) -> None:
     league = tmp_path / "tri.toml"
     league.write_text(
-        '[league]\nname = "tri"\ngame = "trianon"\nseed = 5\nrotations = "all"\n'
+        '[league]\nname = "tri"\ngame = "trianon"\nseed = 5\nrotations = "all"\nrate_by = "match"\n'
         "[rules]\ntarget = 300\n"
         + "".join(
             f'[[entrant]]\nname = "{n}"\nbot = "{b}"\n'

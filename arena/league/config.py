@@ -17,7 +17,8 @@ from arena.games import GAMES, get_game
 
 SCHEDULES = ("round-robin", "balanced", "gauntlet")
 ROTATIONS = ("cyclic", "all")
-RATE_BY = ("match", "game")
+RATE_BY = ("match", "deal", "game")
+RATE_BY_DEFAULT = "deal"  # chosen by `arena bench rating` (README: Ratings)
 TRANSPORTS = ("stream", "unary")
 
 LEAGUE_KEYS = {
@@ -183,7 +184,7 @@ def load_league(path: str | Path) -> LeagueConfig:
         league.fail("matches", f"is required with schedule = {schedule!r}: how many matches")
     candidates = league.get("candidates", list, [], "a list of entrant names")
     rotations = league.choice("rotations", ROTATIONS, "cyclic")
-    rate_by = league.choice("rate_by", RATE_BY, "match")
+    rate_by = league.choice("rate_by", RATE_BY, RATE_BY_DEFAULT)
     forfeit = league.integer("forfeit_faults", 1, 1, "a whole number of at least 1")
 
     rules_data = data.get("rules", {})

@@ -1,4 +1,4 @@
-"""TrueSkill ratings for a league, fed once per seat-rotated match (or once per game).
+"""TrueSkill ratings for a league, fed per seat-rotated match, per deal or per game.
 
 Ratings are a pure function of the stored results taken in schedule order, so they
 are the same whatever order parallel matches finished in, and a resumed league
@@ -23,6 +23,7 @@ class GameOutcome:
     rotation: int
     totals: dict[str, int]  # entrant -> total in this game
     faults: dict[str, int]  # entrant -> faults in this game
+    deals: list[dict[str, int]] = field(default_factory=list)  # entrant -> score, per deal
 
 
 @dataclass
@@ -54,6 +55,16 @@ def load_outcomes(db: sqlite_utils.Database, league_id: int) -> dict[int, MatchO
             match.games.append(game)
         game.totals[row["entrant"]] = row["total"]
         game.faults[row["entrant"]] = row["faults"]
+    deal_rows = db.query(
+        """SELECT d.game_id, d.deal, d.entrant, d.score FROM deal_scores d
+           JOIN games g ON d.game_id = g.id WHERE g.league_id = ? ORDER BY d.game_id, d.deal""",
+        [league_id],
+    )
+    for row in deal_rows:
+        game = games[row["game_id"]]
+        while len(game.deals) < row["deal"]:
+            game.deals.append({})
+        game.deals[row["deal"] - 1][row["entrant"]] = row["score"]
     return outcomes
 
 
@@ -89,12 +100,7 @@ class Rater:
         """Update from one match; returns the rating-history rows it adds."""
         rows: list[dict[str, Any]] = []
         entrants = match.entrants
-        if self.rate_by == "game":
-            updates = [(g.rotation, g.totals, g.faults) for g in match.games]
-        else:
-            totals = {e: sum(g.totals[e] for g in match.games) for e in entrants}
-            faults = {e: sum(g.faults[e] for g in match.games) for e in entrants}
-            updates = [(-1, totals, faults)]
+        updates = rating_updates(match, self.rate_by)
         for rotation, totals, faults in updates:
             ranks = ranking(entrants, totals, faults, self.forfeit)
             groups = [(self.ratings[e],) for e in entrants]
@@ -115,6 +121,32 @@ class Rater:
         return rows
 
 
+def rating_updates(
+    match: MatchOutcome, rate_by: str
+) -> list[tuple[int, dict[str, int], dict[str, int]]]:
+    """The (rotation, scores, faults) rankings one match feeds TrueSkill, per `rate_by`.
+
+    - "match": one update from the scores summed over the rotations (card luck cancels);
+    - "game": one update per game (rotation), the naive feeding;
+    - "deal": one update per deal number, each entrant's scores on that deal summed over
+      the rotations, so every update compares the bots on the same cards (duplicate
+      play) and a match gives many small, nearly independent comparisons. Only deal
+      numbers played in every rotation are used. Faults are the match's in every update.
+    """
+    entrants = match.entrants
+    if rate_by == "game":
+        return [(g.rotation, g.totals, g.faults) for g in match.games]
+    faults = {e: sum(g.faults[e] for g in match.games) for e in entrants}
+    if rate_by == "deal":
+        count = min((len(g.deals) for g in match.games), default=0)
+        return [
+            (-1, {e: sum(g.deals[k].get(e, 0) for g in match.games) for e in entrants}, faults)
+            for k in range(count)
+        ]
+    totals = {e: sum(g.totals[e] for g in match.games) for e in entrants}
+    return [(-1, totals, faults)]
+
+
 def rate_prefix(
     outcomes: dict[int, MatchOutcome], rater: Rater, start: int = 0
 ) -> tuple[int, list[dict[str, Any]]]:
@@ -126,13 +158,3 @@ def rate_prefix(
         rows += rater.apply(outcomes[idx])
         idx += 1
     return idx, rows
-
-
-def separated(rater: Rater, entrants: Sequence[str]) -> bool:
-    """Whether every entrant's interval mu +/- 3 sigma is clear of its neighbours'."""
-    ordered = sorted(entrants, key=lambda e: -rater.ratings[e].mu)
-    for upper, lower in zip(ordered, ordered[1:], strict=False):
-        a, b = rater.ratings[upper], rater.ratings[lower]
-        if a.mu - 3 * a.sigma <= b.mu + 3 * b.sigma:
-            return False
-    return True

@@ -34,9 +34,9 @@ from arena.league.ratings import (
     Rater,
     load_outcomes,
     rate_prefix,
-    separated,
 )
 from arena.league.schedule import ScheduledMatch, build_schedule
+from arena.league.separation import StopRule, stop_check
 from arena.league.store import (
     ensure_league,
     open_db,
@@ -182,8 +182,11 @@ def outcome_of(match: dict[str, Any]) -> MatchOutcome:
         faults = dict.fromkeys(players, 0)
         for fault in replay["faults"]:
             faults[players[fault["seat"]]] += 1
+        deals = [dict(zip(players, d["scores"], strict=True)) for d in replay["deals"]]
         outcome.games.append(
-            GameOutcome(game["rotation"], dict(zip(players, replay["totals"], strict=True)), faults)
+            GameOutcome(
+                game["rotation"], dict(zip(players, replay["totals"], strict=True)), faults, deals
+            )
         )
     return outcome
 
@@ -258,7 +261,8 @@ def run_league(
     replace_ratings(db, league_id, rows)
     pending = [m for m in schedule if m.index not in stored]
     summary = RunSummary(config.name, db_path, len(schedule), len(stored), 0)
-    if until_separated and stored and separated(rater, entrants):
+    rule = StopRule()
+    if until_separated and next_idx and _settled(outcomes, next_idx, rater, rule):
         summary.stopped_early = "the ranking was already separated"
         return summary
     log_dir = db_path.parent / "logs" / slug(config.name, "league", limit=200)
@@ -295,9 +299,10 @@ def run_league(
                 if rows:
                     with db.atomic():
                         db["ratings"].insert_all({"league_id": league_id, **r} for r in rows)
-                if until_separated and rows and separated(rater, entrants):
+                if until_separated and rows and _settled(outcomes, next_idx, rater, rule):
                     summary.stopped_early = (
-                        "every entrant's mu +/- 3 sigma is clear of its neighbours'"
+                        "TrueSkill's order is the margins' order and every two neighbours' "
+                        f"head-to-head margin is above zero at {rule.level:.0%}"
                     )
                     queue.clear()
                 if progress:
@@ -320,6 +325,11 @@ def run_league(
         executor.shutdown(wait=True, cancel_futures=True)
         db.close()
     return summary
+
+
+def _settled(outcomes: dict[int, MatchOutcome], rated: int, rater: Rater, rule: StopRule) -> bool:
+    """Whether the rated prefix (matches 0..rated-1) meets the stopping rule."""
+    return stop_check([outcomes[i] for i in range(rated)], rater, rule) is not None
 
 
 def _stop_workers(executor: ProcessPoolExecutor) -> None:

@@ -17,7 +17,8 @@ from typing import Any
 import sqlite_utils
 
 from arena.league.config import Ratings
-from arena.league.ratings import Rater, load_outcomes, rate_prefix
+from arena.league.ratings import MatchOutcome, Rater, load_outcomes, rate_prefix
+from arena.league.stats import Interval, margin_samples, mean_interval
 
 FORMATS = ("text", "markdown", "csv", "json")
 SHORT = {"king-of-hearts": "KH", "diamonds": "D", "queens": "Q", "no-tricks": "NT", "trix": "T"}
@@ -28,10 +29,15 @@ def league_rows(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any
     league = db["leagues"].get(league_id)
     settings = json.loads(league["settings"])
     entrants = settings["entrants"]
-    rater = Rater(
-        Ratings(**settings["ratings"]), entrants, settings["rate_by"], settings["forfeit_faults"]
-    )
-    rate_prefix(load_outcomes(db, league_id), rater)
+    outcomes = load_outcomes(db, league_id)
+    ratings = _stored_ratings(db, league_id, outcomes)
+    if ratings is None:
+        rater = Rater(
+            Ratings(**settings["ratings"]), entrants, settings["rate_by"],
+            settings["forfeit_faults"],
+        )  # fmt: skip
+        rate_prefix(outcomes, rater)
+        ratings = {e: (r.mu, r.sigma) for e, r in rater.ratings.items()}
     stats = {
         row["entrant"]: row
         for row in db.query(
@@ -42,41 +48,70 @@ def league_rows(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any
         )
     }
     margins = {
-        row["entrant"]: row["margin"]
-        for row in db.query(
-            """SELECT r.entrant, AVG(r.total - (
-                   SELECT AVG(o.total) FROM results o
-                   WHERE o.match_id = r.match_id AND o.seat = r.seat AND o.entrant != r.entrant
-               )) AS margin
-               FROM results r WHERE r.league_id = ? GROUP BY r.entrant""",
-            [league_id],
-        )
+        name: mean_interval(samples, 0.95)
+        for name, samples in margin_samples(sorted(outcomes.values(), key=lambda m: m.idx)).items()
     }
     per_contract = (
         _per_strain(db, league_id) if league["game"] == "trianon" else _per_contract(db, league_id)
     )
     rows = []
     for name in entrants:
-        rating = rater.ratings[name]
+        mu, sigma = ratings[name]
         stat = stats.get(name, {})
         rows.append(
             {
                 "name": name,
-                "rating": round(rating.mu - 3 * rating.sigma, 3),
-                "mu": round(rating.mu, 3),
-                "sigma": round(rating.sigma, 3),
+                "rating": round(mu - 3 * sigma, 3),
+                "mu": round(mu, 3),
+                "sigma": round(sigma, 3),
                 "matches": stat.get("matches", 0),
                 "games": stat.get("games", 0),
                 "mean_score": round(stat["mean_score"], 2) if stat else 0.0,
-                "duplicate_margin": round(margins[name], 2)
-                if margins.get(name) is not None
-                else 0.0,  # fmt: skip
+                "duplicate_margin": round(margins[name].mean, 2) if name in margins else 0.0,
+                "duplicate_margin_ci": _rounded_ci(margins.get(name)),
                 "per_contract": per_contract.get(name, {}),
                 "faults": stat.get("faults", 0) or 0,
             }
         )
     rows.sort(key=lambda r: (-r["rating"], -r["mu"], r["name"]))
     return [{"place": i, **row} for i, row in enumerate(rows, start=1)]
+
+
+def _stored_ratings(
+    db: sqlite_utils.Database, league_id: int, outcomes: dict[int, MatchOutcome]
+) -> dict[str, tuple[float, float]] | None:
+    """The ratings the runner stored, when they cover exactly the rated prefix of the
+    stored matches (so they equal a recomputation); None otherwise.
+
+    Recomputing is exact but slow with rate_by = "deal" (20 TrueSkill updates a match),
+    and the runner has already done it, in the same order, with the same settings."""
+    prefix = 0
+    while prefix in outcomes:
+        prefix += 1
+    rows = list(
+        db.query(
+            """SELECT r.entrant, r.mu, r.sigma, r.match_idx FROM ratings r
+               JOIN (SELECT entrant, MAX(step) AS step FROM ratings WHERE league_id = ?
+                     GROUP BY entrant) last ON r.entrant = last.entrant AND r.step = last.step
+               WHERE r.league_id = ?""",
+            [league_id, league_id],
+        )
+    )
+    last = max((row["match_idx"] for row in rows), default=-1)
+    if last + 1 != prefix:
+        return None
+    settings = json.loads(db["leagues"].get(league_id)["settings"])
+    fresh = Ratings(**settings["ratings"])
+    out = {e: (fresh.mu, fresh.sigma) for e in settings["entrants"]}
+    out.update({row["entrant"]: (row["mu"], row["sigma"]) for row in rows})
+    return out
+
+
+def _rounded_ci(interval: Interval | None) -> list[float | None]:
+    """[low, high] of a 95% interval; [null, null] until there are two matches."""
+    if interval is None or interval.low is None or interval.high is None:
+        return [None, None]
+    return [round(interval.low, 2), round(interval.high, 2)]
 
 
 def _per_contract(db: sqlite_utils.Database, league_id: int) -> dict[str, dict[str, Any]]:
@@ -114,6 +149,7 @@ COLUMNS = (
     ("place", "place"), ("name", "name"), ("rating", "rating"), ("mu", "mu"),
     ("sigma", "sigma"), ("matches", "matches"), ("games", "games"),
     ("mean_score", "score/game"), ("duplicate_margin", "margin/game"),
+    ("duplicate_margin_ci", "95% CI"),
     ("per_contract", "per contract"), ("faults", "faults"),
 )  # fmt: skip
 
@@ -126,6 +162,9 @@ def _cell(key: str, value: Any) -> str:
             else f"{SHORT.get(c, c)} {v:+.1f}"
             for c, v in value.items()
         )
+    if key == "duplicate_margin_ci":
+        low, high = value
+        return "n/a" if low is None else f"[{low:+.1f}, {high:+.1f}]"
     if isinstance(value, float):
         return f"{value:+.2f}" if key in ("mean_score", "duplicate_margin") else f"{value:.2f}"
     return str(value)
@@ -143,7 +182,10 @@ def render(rows: Sequence[dict[str, Any]], fmt: str) -> str:
         writer.writerow([key for key, _ in COLUMNS])
         for row in rows:
             writer.writerow(
-                [json.dumps(row[k]) if k == "per_contract" else row[k] for k, _ in COLUMNS]
+                [
+                    json.dumps(row[k]) if k in ("per_contract", "duplicate_margin_ci") else row[k]
+                    for k, _ in COLUMNS
+                ]  # fmt: skip
             )
         return out.getvalue().rstrip("\n")
     if fmt == "markdown":
@@ -152,7 +194,7 @@ def render(rows: Sequence[dict[str, Any]], fmt: str) -> str:
         return "\n".join(lines)
     widths = [max(len(h), *(len(r[i]) for r in body)) if body else len(h)
               for i, h in enumerate(header)]  # fmt: skip
-    numeric = {0, 2, 3, 4, 5, 6, 7, 8, 10}
+    numeric = {0, 2, 3, 4, 5, 6, 7, 8, 9, 11}
 
     def line(cells: Sequence[str]) -> str:
         return "  ".join(

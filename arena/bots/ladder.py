@@ -1,0 +1,107 @@
+"""The ladder bot (sample_bots/ladder_bot.py) inside the referee's process, for speed.
+
+`arena bench rating` plays thousands of games, so the in-process player skips the wire:
+it draws the random-or-heuristic coin with the sample bot's own `random_choice`, and for
+a heuristic move hands the heuristic bot the view as `game.view_dict` builds it (the
+same data an external bot decodes from its request). A test checks that it makes
+exactly the decisions of the external bot's code fed through the real wire encoding.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Mapping
+from functools import cache, cached_property
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from arena.games import get_game
+from arena.games.base import Action, Game
+from arena.referee import Decision, GameStart
+from arena.wire import options_text
+
+LADDER_FILE = Path(__file__).resolve().parent.parent.parent / "sample_bots" / "ladder_bot.py"
+
+
+@cache
+def ladder_module() -> ModuleType:
+    """sample_bots/ladder_bot.py as a module (sample_bots is not a package)."""
+    spec = importlib.util.spec_from_file_location("arena_ladder_bot", LADDER_FILE)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load the ladder bot from {LADDER_FILE}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+class _Turn:
+    """What the heuristic bot reads of an SDK `Turn`, built from the engine's view."""
+
+    def __init__(self, game: Game, decision: Decision, info: dict[str, Any]) -> None:
+        self.kind = decision.kind
+        self.game = info
+        self._game = game
+        self._decision = decision
+
+    @cached_property
+    def legal(self) -> list[dict[str, Any]]:
+        return [self._game.action_event(a) for a in self._decision.legal]
+
+    @cached_property
+    def view(self) -> dict[str, Any]:
+        return self._game.view_dict(self._decision.view)
+
+
+class LadderPlayer:
+    """An in-process player making the decisions of `ladder_bot.py --p P`."""
+
+    wants_notices = False
+
+    def __init__(self, p: float, name: str | None = None) -> None:
+        self.bot = ladder_module().LadderBot(p, name)
+        self.name = self.bot.name
+        self._game: Game | None = None
+        self._info: dict[str, Any] = {}
+        self._decision_id = 0
+
+    def start_game(self, start: GameStart) -> None:
+        self._game = get_game(start.game)
+        self._info = {
+            "game": start.game,
+            "game_id": start.seed,
+            "seat": start.seat,
+            "seed": start.seed,
+            "players": list(start.players),
+            "options": options_text(start.options),
+        }
+        self._decision_id = 0
+
+    def act(self, decision: Decision) -> Action:
+        assert self._game is not None
+        self._decision_id += 1
+        info = self._info
+        index = self.bot.random_choice(
+            info["seed"], info["seat"], self._decision_id, len(decision.legal)
+        )
+        if index is not None:
+            return decision.legal[index]
+        turn = _Turn(self._game, decision, info)
+        answer = self.bot.greedy.act(turn)
+        for i, option in enumerate(turn.legal):
+            if option is answer:
+                return decision.legal[i]
+        return self._game.parse_event(answer)
+
+    def end_deal(self, seat: int, deal: Mapping[str, Any]) -> None:
+        pass
+
+    def end_game(self, seat: int, replay: Mapping[str, Any]) -> None:
+        pass
+
+
+def ladder_player(p: float, name: str | None = None) -> LadderPlayer:
+    """An in-process ladder bot (see the module docstring)."""
+    return LadderPlayer(p, name)

@@ -1,0 +1,71 @@
+"""The ladder bot (sample_bots/ladder_bot.py) and its in-process twin for benchmarks."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.bots.ladder import ladder_module, ladder_player
+from arena.bots.local import SdkPlayer
+from arena.checkbot import check_bot
+from arena.games import get_game
+from arena.referee import play_game
+
+ROOT = Path(__file__).resolve().parent.parent
+LADDER = ROOT / "sample_bots" / "ladder_bot.py"
+RUNGS = (0.6, 0.7, 0.8, 0.9)
+
+
+def _replay(game_name: str, players, seed: str) -> dict:
+    game = get_game(game_name)
+    return play_game(game, players[: game.seats], seed, game.parse_options({})).replay
+
+
+@pytest.mark.parametrize("game_name", ["trix", "trianon"])
+def test_in_process_twin_decides_as_the_bot_does_through_the_wire(game_name) -> None:
+    # The twin skips the wire; the SdkPlayer hands the bot's own code real request bytes.
+    twin = [ladder_player(p) for p in RUNGS]
+    wired = [SdkPlayer(ladder_module().LadderBot(p)) for p in RUNGS]
+    a = _replay(game_name, twin, "ladder-twin")
+    b = _replay(game_name, wired, "ladder-twin")
+    assert a["deals"] == b["deals"] and a["totals"] == b["totals"]
+
+
+def test_same_seed_replays_and_p_changes_the_play() -> None:
+    first = _replay("trianon", [ladder_player(0.5) for _ in range(3)], "ladder-seed")
+    again = _replay("trianon", [ladder_player(0.5) for _ in range(3)], "ladder-seed")
+    other = _replay("trianon", [ladder_player(0.1) for _ in range(3)], "ladder-seed")
+    assert first["deals"] == again["deals"]
+    assert first["deals"] != other["deals"]
+
+
+def test_p_one_is_the_heuristic_bot_and_p_zero_never_asks_it() -> None:
+    greedy_module = sys.modules[type(ladder_module().LadderBot(1.0).greedy).__module__]
+    greedy = [SdkPlayer(greedy_module.GreedyBot()) for _ in range(3)]
+    ladder = [ladder_player(1.0) for _ in range(3)]
+    assert _replay("trianon", ladder, "p1")["deals"] == _replay("trianon", greedy, "p1")["deals"]
+
+    never = [ladder_player(0.0) for _ in range(3)]
+    for player in never:
+        player.bot.greedy.act = lambda turn: pytest.fail("p = 0 asked the heuristic bot")
+    assert _replay("trianon", never, "p0")["totals"]
+
+
+def test_random_choice_follows_p_over_many_decisions() -> None:
+    bot = ladder_module().LadderBot(0.7)
+    heuristic = sum(bot.random_choice("s", 1, i, 5) is None for i in range(1, 2001))
+    assert 0.65 < heuristic / 2000 < 0.75  # binomial sd 0.01: five sd either side
+    picks = {bot.random_choice("s", 1, i, 5) for i in range(1, 2001)} - {None}
+    assert picks == {0, 1, 2, 3, 4}
+
+
+def test_the_external_bot_passes_check_bot_and_refuses_a_bad_p(tmp_path) -> None:
+    report = check_bot(f"python {LADDER} --p 0.7 --name rung", "trianon", log_dir=tmp_path)
+    assert report.clean, "\n".join(report.lines())
+    bad = subprocess.run(
+        [sys.executable, str(LADDER), "--p", "1.5"], capture_output=True, text=True, timeout=30
+    )
+    assert bad.returncode == 2 and "probability" in bad.stderr
