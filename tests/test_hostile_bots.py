@@ -31,6 +31,7 @@ SAMPLE_BOTS = Path(__file__).parent.parent / "sample_bots"
 GAME = get_game("trix")
 ONE_KINGDOM = trix.parse_options({"kingdoms": 1})
 SETTINGS = RemoteSettings(move_timeout=0.5, startup_timeout=10.0)
+SHORT_START = RemoteSettings(move_timeout=0.5, startup_timeout=3.0)  # for the silent bot
 LIMITS = SandboxLimits(memory_mb=256)  # the defaults, with less memory to fill quickly
 
 
@@ -98,7 +99,7 @@ def host(tmp_path):
     found.close()
 
 
-def play_hostile(bot: str, host: Host, tmp_path: Path, *args: str):
+def play_hostile(bot: str, host: Host, tmp_path: Path, *args: str, settings=SETTINGS):
     """One sandboxed game with the hostile `bot` in seat 0; the result and its log."""
     specs = [
         f"python {HOSTILE / bot} {' '.join(args)}".strip(),
@@ -109,7 +110,7 @@ def play_hostile(bot: str, host: Host, tmp_path: Path, *args: str):
     logs = tmp_path / "logs"
     sandbox = Sandbox(limits=LIMITS, hidden=(host.db,))
     with started_players(
-        specs, "trix", GAME.options_dict(ONE_KINGDOM), SETTINGS, logs,
+        specs, "trix", GAME.options_dict(ONE_KINGDOM), settings, logs,
         tolerate_start_failures=True, sandbox=sandbox,
     ) as players:  # fmt: skip
         result = play_game(GAME, players, "hostile", ONE_KINGDOM, RefereeSettings(max_faults=3))
@@ -140,7 +141,8 @@ FAULTING = {
 
 @pytest.mark.parametrize("bot", sorted(FAULTING))
 def test_a_hostile_bot_is_faulted_and_contained(bot, host, tmp_path) -> None:
-    result, _ = play_hostile(bot, host, tmp_path)
+    settings = SHORT_START if bot == "silent_bot.py" else SETTINGS
+    result, _ = play_hostile(bot, host, tmp_path, settings=settings)
     kinds = {f.kind for f in result.faults if f.seat == 0}
     assert kinds == {FAULTING[bot]}, [f.as_dict() for f in result.faults]
     _assert_contained(result, host)
