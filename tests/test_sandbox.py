@@ -4,7 +4,6 @@ nothing a bot started outlives a referee killed with SIGKILL."""
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -21,7 +20,6 @@ from arena.bots.sandbox import (
     Slot,
     kill_user,
     sandbox_problem,
-    share_folder,
     trusted_socket,
     wrap,
 )
@@ -40,13 +38,11 @@ def _sandbox_available() -> None:
 
 def run_sandboxed(argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
     slot = Slot()
-    share = share_folder(slot)
     try:
-        command = wrap(argv, Sandbox(), slot, share, cwd, {})
+        command = wrap(argv, Sandbox(), slot, slot.share, cwd, {})
         return subprocess.run(command, capture_output=True, timeout=120, cwd=cwd)
     finally:
         slot.release()
-        shutil.rmtree(share, ignore_errors=True)
 
 
 def test_python_node_and_jvm_runtimes_start_under_the_default_limits() -> None:
@@ -63,6 +59,14 @@ def test_python_node_and_jvm_runtimes_start_under_the_default_limits() -> None:
     assert node.returncode == 0 and b"ok" in node.stdout, node.stderr.decode()
     java = run_sandboxed(["java", "-version"], REPO)
     assert java.returncode == 0, java.stderr.decode()
+
+
+def test_a_bot_named_by_a_relative_path_starts_in_its_own_folder() -> None:
+    code = "import os, sys; print(os.getcwd(), open(sys.argv[1]).read(9))"
+    script = Path("sample_bots") / "random_bot.py"
+    done = run_sandboxed([sys.executable, "-c", code, str(script)], REPO)
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout.decode().split() == [str((REPO / "sample_bots").resolve()), '"""A', "bot"]
 
 
 def test_limits_and_sandbox_mode_are_read_from_the_league_file(tmp_path) -> None:
@@ -95,7 +99,7 @@ def test_a_league_without_a_sandbox_is_refused_unless_it_opts_out(tmp_path, monk
 
 def test_the_referee_trusts_only_a_socket_of_the_bots_own_user(tmp_path) -> None:
     slot = Slot()
-    share = share_folder(slot)
+    share = slot.share
     private = tmp_path / "private"
     private.mkdir()
     try:
@@ -114,7 +118,6 @@ def test_the_referee_trusts_only_a_socket_of_the_bots_own_user(tmp_path) -> None
         assert not (private / "bot.sock").exists()
     finally:
         slot.release()
-        shutil.rmtree(share, ignore_errors=True)
 
 
 def test_kill_user_refuses_the_arenas_own_user() -> None:

@@ -13,6 +13,7 @@ import atexit
 import contextlib
 import ctypes
 import os
+import secrets
 import shlex
 import shutil
 import signal
@@ -23,7 +24,7 @@ import threading
 import time
 from pathlib import Path
 
-from arena.bots.sandbox import INSIDE_SHARE, Sandbox, Slot, share_folder, trusted_socket, wrap
+from arena.bots.sandbox import INSIDE_SHARE, Sandbox, Slot, trusted_socket, wrap
 from arena.errors import ConfigError
 
 ADDRESS_VARIABLE = "ARENA_BOT_ADDRESS"
@@ -108,13 +109,13 @@ class BotProcess:
         self.sandbox = sandbox
         self.slot = Slot() if sandbox is not None and sandbox.enabled else None
         if self.slot is not None:
-            self.folder = share_folder(self.slot)
-            self._private = Path(tempfile.mkdtemp(prefix="arena-ref-"))
+            self.folder = self.slot.share
         else:
             self.folder = Path(tempfile.mkdtemp(prefix="arena-bot-"))
         self.socket_path = self.folder / "bot.sock"
         self.address = f"unix:{self.socket_path}"
-        self.marker = f"{MARKER_VARIABLE}={self.folder.name}"
+        self.bot_id = secrets.token_hex(8)
+        self.marker = f"{MARKER_VARIABLE}={self.bot_id}"
         self.process: subprocess.Popen[bytes] | None = None
         self._drain: threading.Thread | None = None
         self.known: set[int] = set()
@@ -125,7 +126,7 @@ class BotProcess:
         (ValueError otherwise)."""
         if self.slot is None:
             return self.address
-        link = trusted_socket(self.socket_path, self.slot, self._private)
+        link = trusted_socket(self.socket_path, self.slot, self.slot.private)
         return f"unix:{link}"
 
     def start(self) -> None:
@@ -141,7 +142,7 @@ class BotProcess:
         inside = INSIDE_SHARE / self.socket_path.name if self.slot else self.socket_path
         variables = {
             ADDRESS_VARIABLE: f"unix:{inside}",
-            MARKER_VARIABLE: self.folder.name,
+            MARKER_VARIABLE: self.bot_id,
             "PYTHONUNBUFFERED": "1",
         }
         argv = self.argv
@@ -256,9 +257,9 @@ class BotProcess:
     def close(self) -> None:
         self.stop()
         if self.slot is not None:
-            self.slot.release()
-            shutil.rmtree(self._private, ignore_errors=True)
-        shutil.rmtree(self.folder, ignore_errors=True)  # a bot may leave files there
+            self.slot.release()  # empties the bot's and the referee's slot folders
+        else:
+            shutil.rmtree(self.folder, ignore_errors=True)  # a bot may leave files there
 
 
 def _drain_to_log(stream, log_path: Path) -> None:

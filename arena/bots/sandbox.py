@@ -34,7 +34,6 @@ import signal
 import stat
 import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -119,7 +118,10 @@ def per_bot_users() -> bool:
 
 
 class Slot:
-    """One concurrent bot slot: a user id held through a lock file until released."""
+    """One concurrent bot slot: a user id held through a lock file until released, and
+    two folders inside the slots' private folder, emptied whenever the slot is taken:
+    `share`, the bot's own (its socket; bound at /run/arena in the sandbox), and
+    `private`, the referee's (its checked link to the socket)."""
 
     def __init__(self) -> None:
         folder = _slot_folder()
@@ -134,6 +136,10 @@ class Slot:
             self.uid = SLOT_UID_BASE + index if per_bot_users() else os.getuid()
             self.gid = SLOT_UID_BASE + index if per_bot_users() else os.getgid()
             self.sweep()  # a previous run's leftovers under this user, if any
+            self.share = _fresh(folder / f"share-{index}")
+            self.private = _fresh(folder / f"referee-{index}")
+            if per_bot_users():
+                os.chown(self.share, self.uid, self.gid)
             return
         raise RuntimeError(f"all {MAX_SLOTS} bot sandbox slots are in use")
 
@@ -144,6 +150,8 @@ class Slot:
 
     def release(self) -> None:
         self.sweep()
+        for folder in (self.share, self.private):
+            shutil.rmtree(folder, ignore_errors=True)
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
@@ -181,11 +189,10 @@ def kill_user(uid: int) -> int:
     return killed
 
 
-def share_folder(slot: Slot) -> Path:
-    """A fresh folder that only the referee and this slot's user can enter."""
-    folder = Path(tempfile.mkdtemp(prefix="arena-bot-"))
-    if per_bot_users():
-        os.chown(folder, slot.uid, slot.gid)
+def _fresh(folder: Path) -> Path:
+    """`folder` emptied (a killed run may have left files there) and private."""
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(mode=0o700)
     return folder
 
 
@@ -237,6 +244,7 @@ def wrap(
     limits = ["prlimit", *sandbox.limits.prlimit_args(False), "--"]
     if not sandbox.enabled or slot is None:
         return limits + argv
+    argv = _absolute_paths(argv, cwd)  # the bot starts in its own folder, not in cwd
     own = bot_folder(argv, cwd)
     if per_bot_users():
         _check_readable(own)
@@ -268,6 +276,17 @@ def wrap(
                  "--inh-caps=-all", "--bounding-set=-all", "--"]  # fmt: skip
     args += ["prlimit", *sandbox.limits.prlimit_args(True), "--"]
     return args + argv
+
+
+def _absolute_paths(argv: list[str], cwd: Path | None) -> list[str]:
+    """`argv` with every argument that names an existing file or folder relative to
+    `cwd` made absolute."""
+    base = cwd or Path.cwd()
+    out = [argv[0]]
+    for arg in argv[1:]:
+        is_path = not arg.startswith("-") and not os.path.isabs(arg) and (base / arg).exists()
+        out.append(str((base / arg).resolve()) if is_path else arg)
+    return out
 
 
 def _check_readable(folder: Path) -> None:
