@@ -6,13 +6,19 @@ import os
 import time
 from pathlib import Path
 
-from arena.bots.process import MARKER_VARIABLE
+from arena.bots.process import MARKER_VARIABLE, descendants
 from arena.bots.sandbox import MAX_SLOTS, SLOT_UID_BASE
 
 
-def bot_processes() -> list[int]:
-    """Every live process run by a sandbox slot's user or carrying a started bot's
-    marker in its environment (the sandbox passes it on); zombies hold nothing."""
+def bot_processes(uids: set[int] | None = None) -> list[int]:
+    """Live processes of started bots; zombies hold nothing.
+
+    With `uids` (the slot users of the bots a test started in this process): the
+    processes of those users and every descendant of this process, so that tests
+    running elsewhere on the machine at the same time do not count. Without: every
+    process of any slot user or carrying a started bot's marker, machine-wide (for
+    tests that killed the arena that started the bots)."""
+    mine = descendants(os.getpid()) if uids is not None else set()
     found = []
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit() or int(entry.name) == os.getpid():
@@ -25,18 +31,22 @@ def bot_processes() -> list[int]:
             continue
         if "State:\tZ" in status:
             continue
+        if uids is not None:
+            if (uid in uids and uid >= SLOT_UID_BASE) or int(entry.name) in mine:
+                found.append(int(entry.name))
+            continue
         slot_user = SLOT_UID_BASE <= uid < SLOT_UID_BASE + MAX_SLOTS
         if slot_user or MARKER_VARIABLE.encode() + b"=" in environ:
             found.append(int(entry.name))
     return found
 
 
-def bot_processes_left() -> list[int]:
-    """`bot_processes()` after a bounded wait for the kernel to finish the kills."""
-    left = bot_processes()
-    for _ in range(100):
+def bot_processes_left(uids: set[int] | None = None) -> list[int]:
+    """`bot_processes(uids)` after a bounded wait for the kernel to finish the kills."""
+    left = bot_processes(uids)
+    for _ in range(200):
         if not left:
             break
         time.sleep(0.05)
-        left = bot_processes()
+        left = bot_processes(uids)
     return left

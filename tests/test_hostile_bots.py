@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from arena.bots.process import LOG_CAP_BYTES
-from arena.bots.remote import RemoteSettings
+from arena.bots.remote import RemotePlayer, RemoteSettings
 from arena.bots.sandbox import Sandbox, SandboxLimits, sandbox_problem
 from arena.bots.spec import started_players
 from arena.games import get_game, trix
@@ -114,6 +114,11 @@ def play_hostile(bot: str, host: Host, tmp_path: Path, *args: str, settings=SETT
         tolerate_start_failures=True, sandbox=sandbox,
     ) as players:  # fmt: skip
         result = play_game(GAME, players, "hostile", ONE_KINGDOM, RefereeSettings(max_faults=3))
+        result.slot_users = {  # type: ignore[attr-defined]
+            p.process.slot.uid
+            for p in players
+            if isinstance(p, RemotePlayer) and p.process is not None and p.process.slot
+        }
     log = next(logs.glob("seat0-*.log"), None)
     return result, (log.read_text(errors="replace") if log else "")
 
@@ -121,7 +126,8 @@ def play_hostile(bot: str, host: Host, tmp_path: Path, *args: str, settings=SETT
 def _assert_contained(result, host: Host) -> None:
     assert len(result.replay["deals"]) == 5, "the game did not complete"
     assert [f for f in result.faults if f.seat != 0] == [], "another seat was faulted"
-    assert bot_processes_left() == [], "a bot process outlived its match"
+    left = bot_processes_left(result.slot_users)
+    assert left == [], f"a bot process outlived its match: {left}"
     assert host.untouched(), "a host file changed or a host socket was reached"
     for folder in ("/tmp", "/dev/shm"):
         assert not (Path(folder) / "arena-hostile-fill").exists()
