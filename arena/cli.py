@@ -90,6 +90,18 @@ Transport = Annotated[
 LogDir = Annotated[
     Path, typer.Option(help="Folder for the started bots' logs (one file per bot and match).")
 ]
+LeagueDb = Annotated[Path, typer.Option(help="The league database.")]
+LatestLeague = Annotated[
+    str | None, typer.Option(help="The league's name (default: the latest league).")
+]
+TextOrJson = Annotated[str, typer.Option("--format", help="text or json.")]
+
+
+def _text_or_json(fmt: str) -> None:
+    if fmt not in ("text", "json"):
+        _fail(f"--format must be text or json, not {fmt!r}")
+
+
 SandboxMode = Annotated[
     str,
     typer.Option(
@@ -292,11 +304,10 @@ def replay(
     db: Annotated[Path, typer.Option(help="The league database, for a game id.")] = Path(
         "arena.db"
     ),
-    fmt: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+    fmt: TextOrJson = "text",
 ) -> None:
     """Print a game as readable text (deal by deal) or as its arena-replay/1 JSON."""
-    if fmt not in ("text", "json"):
-        _fail(f"--format must be text or json, not {fmt!r}")
+    _text_or_json(fmt)
     if target.isdigit() and not Path(target).exists():
         data = _stored_replay(db, int(target))
     else:
@@ -387,10 +398,8 @@ def _print_table(db: Path, league: str | None, fmt: str) -> None:
 
 @app.command()
 def table(
-    db: Annotated[Path, typer.Option(help="The league database.")] = Path("arena.db"),
-    league: Annotated[
-        str | None, typer.Option(help="The league's name (default: the latest league).")
-    ] = None,
+    db: LeagueDb = Path("arena.db"),
+    league: LatestLeague = None,
     fmt: Annotated[str, typer.Option("--format", help="text, markdown, csv or json.")] = "text",
 ) -> None:
     """Show a league table: place, rating (mu - 3 sigma), mu, sigma, scores, margins, faults."""
@@ -405,19 +414,16 @@ def table(
 def compare(
     a: Annotated[str, typer.Argument(help="An entrant's name.")],
     b: Annotated[str, typer.Argument(help="Another entrant's name.")],
-    db: Annotated[Path, typer.Option(help="The league database.")] = Path("arena.db"),
-    league: Annotated[
-        str | None, typer.Option(help="The league's name (default: the latest league).")
-    ] = None,
-    fmt: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+    db: LeagueDb = Path("arena.db"),
+    league: LatestLeague = None,
+    fmt: TextOrJson = "text",
 ) -> None:
     """A's duplicate margin over B in the matches both played, with its 95% interval."""
     from arena.league.compare import compare as compare_entrants
     from arena.league.compare import render_comparison
     from arena.league.store import league_id_by_name
 
-    if fmt not in ("text", "json"):
-        _fail(f"--format must be text or json, not {fmt!r}")
+    _text_or_json(fmt)
     database = _open_existing_db(db)
     try:
         league_id, _ = league_id_by_name(database, league)
@@ -435,13 +441,12 @@ def games(
     league: Annotated[
         str | None, typer.Option(help="Only this league's games (default: all).")
     ] = None,
-    fmt: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+    fmt: TextOrJson = "text",
 ) -> None:
     """List stored games: id, match, players, totals, ranks."""
     from arena.league.store import league_id_by_name
 
-    if fmt not in ("text", "json"):
-        _fail(f"--format must be text or json, not {fmt!r}")
+    _text_or_json(fmt)
     database = _open_existing_db(db)
     try:
         where, params = "", []
@@ -482,14 +487,12 @@ def games(
 
 @app.command()
 def faults(
-    db: Annotated[Path, typer.Option(help="The league database.")] = Path("arena.db"),
-    league: Annotated[
-        str | None, typer.Option(help="The league's name (default: the latest league).")
-    ] = None,
+    db: LeagueDb = Path("arena.db"),
+    league: LatestLeague = None,
     bot: Annotated[
         str | None, typer.Option(help="Only this entrant's faults (its name in the league).")
     ] = None,
-    fmt: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+    fmt: TextOrJson = "text",
 ) -> None:
     """List every fault of a league: the game (see `arena replay GAME_ID`), deal and
     decision, what the referee expected, what came back (truncated), and the bot's log.
