@@ -60,6 +60,14 @@ def serve(on_decision: Hook | None = None, address: str | None = None) -> None:
             if message.WhichOneof("body") == "decision":
                 yield answer(message.decision)
 
+    server = start_raw_server(hello, decide, play, lambda data, context: b"", address)
+    while server is not None:  # held: a collected server stops serving
+        time.sleep(3600)
+
+
+def start_raw_server(hello, decide, play, notify, address: str | None = None) -> grpc.Server:
+    """The arena.v1.Bot service from four handlers that take and return raw bytes
+    (identity serializers: they see every message exactly as it came)."""
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=4),
         options=[("grpc.max_send_message_length", 64 << 20)],
@@ -68,12 +76,11 @@ def serve(on_decision: Hook | None = None, address: str | None = None) -> None:
         "Hello": grpc.unary_unary_rpc_method_handler(hello),
         "Decide": grpc.unary_unary_rpc_method_handler(decide),
         "Play": grpc.stream_stream_rpc_method_handler(play),
-        "Notify": grpc.unary_unary_rpc_method_handler(lambda data, context: b""),
+        "Notify": grpc.unary_unary_rpc_method_handler(notify),
     }
     server.add_generic_rpc_handlers(
         (grpc.method_handlers_generic_handler("arena.v1.Bot", handlers),)
     )
     server.add_insecure_port(address or os.environ["ARENA_BOT_ADDRESS"])
     server.start()
-    while True:
-        time.sleep(3600)
+    return server

@@ -16,15 +16,13 @@ that its games vary (exposures, bids) and repeat.
 
 from __future__ import annotations
 
-import os
 import random
 import signal
 import struct
 import sys
 import threading
-from concurrent import futures
 
-import grpc
+from _common import start_raw_server
 
 from arena.v1 import bot_pb2 as pb
 
@@ -74,18 +72,7 @@ def notify(data: bytes, context) -> bytes:
 
 
 def main() -> None:
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
-    handlers = {  # identity serializers: the handlers see the bytes as they came
-        "Hello": grpc.unary_unary_rpc_method_handler(hello),
-        "Decide": grpc.unary_unary_rpc_method_handler(decide),
-        "Play": grpc.stream_stream_rpc_method_handler(play),
-        "Notify": grpc.unary_unary_rpc_method_handler(notify),
-    }
-    server.add_generic_rpc_handlers(
-        (grpc.method_handlers_generic_handler("arena.v1.Bot", handlers),)
-    )
-    server.add_insecure_port(os.environ["ARENA_BOT_ADDRESS"])
-    server.start()
+    server = start_raw_server(hello, decide, play, notify)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     stop.wait()
