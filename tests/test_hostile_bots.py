@@ -3,9 +3,10 @@
 Each bot plays one Trix game in seat 0, sandboxed, beside a sandboxed sample bot and
 two built-in bots. For every one the test checks: the fault it should cause is
 recorded (and no other seat is faulted), the game completes, no process of any bot
-is left, and the host's files are untouched. Contained behaviours (memory, files,
-processes, reading, connecting) cause no fault: the bot's own report in its log shows
-where the sandbox stopped it.
+is left, and the host's files are untouched. A bot stopped by a limit (memory, files,
+/tmp) fails its decision with the error, a crash; the bot's own report in its log
+shows where the sandbox stopped it. Reading host files and connecting out simply fail
+inside the sandbox, so those bots play on unfaulted: nothing reaches the referee.
 """
 
 from __future__ import annotations
@@ -187,7 +188,7 @@ def test_unbounded_heap_is_stopped_by_the_memory_limit(host, tmp_path) -> None:
     result, log = play_hostile("heap_bot.py", host, tmp_path)
     stopped = _reported(log, "heap stopped at")
     assert stopped and int(stopped[0].split()[4]) <= LIMITS.memory_mb, log[-500:]
-    assert [f for f in result.faults if f.seat == 0] == []
+    assert {f.kind for f in result.faults if f.seat == 0} == {"crash"}  # the error it raised
     _assert_contained(result, host)
 
 
@@ -196,7 +197,7 @@ def test_dev_shm_and_tmp_are_small_and_private(host, tmp_path) -> None:
     for folder in ("/dev/shm", "/tmp"):
         stopped = _reported(log, f"{folder} stopped at")
         assert stopped and int(stopped[0].split()[4]) <= LIMITS.tmp_mb, log[-500:]
-    assert [f for f in result.faults if f.seat == 0] == []
+    assert {f.kind for f in result.faults if f.seat == 0} == {"crash"}  # the error it raised
     _assert_contained(result, host)
 
 
@@ -204,7 +205,7 @@ def test_open_files_are_limited(host, tmp_path) -> None:
     result, log = play_hostile("files_bot.py", host, tmp_path)
     stopped = _reported(log, "open stopped at")
     assert stopped and int(stopped[0].split()[4]) < LIMITS.open_files, log[-500:]
-    assert [f for f in result.faults if f.seat == 0] == []
+    assert {f.kind for f in result.faults if f.seat == 0} == {"crash"}  # the error it raised
     _assert_contained(result, host)
 
 

@@ -1,5 +1,5 @@
-"""Opens files without bound, reports where it was stopped, closes them and plays on
-(no fault: the open-files limit stops it)."""
+"""Opens files without bound until the open-files limit stops it, reports where, and
+fails the decision with the error (expected fault: crash)."""
 
 import os
 
@@ -13,9 +13,10 @@ def hoard(request):
             held.append(os.open("/dev/null", os.O_RDONLY))
         report("open never stopped")
     except OSError as err:
+        for fd in held:
+            os.close(fd)
         report(f"open stopped at {len(held)} by {err.strerror}")
-    for fd in held:
-        os.close(fd)
+        raise
 
 
 serve(hoard)

@@ -1,5 +1,5 @@
-"""Allocates heap memory without bound, reports where it was stopped, frees it and
-plays on (no fault: the memory limit stops it)."""
+"""Allocates heap memory without bound until the memory limit stops it, reports where,
+and fails the decision with the MemoryError (expected fault: crash)."""
 
 from _common import report, serve
 
@@ -13,8 +13,10 @@ def hog(request):
             held.append(bytearray(CHUNK))
         report("heap never stopped")
     except MemoryError:
-        report(f"heap stopped at {len(held) * CHUNK >> 20} MB")
-    held.clear()
+        size = len(held) * CHUNK >> 20
+        held.clear()
+        report(f"heap stopped at {size} MB")
+        raise
 
 
 serve(hog)

@@ -1,5 +1,6 @@
-"""Fills /dev/shm and /tmp without bound, reports where each was stopped, and plays
-on (no fault: both are small private filesystems that vanish with the bot)."""
+"""Fills /dev/shm and /tmp without bound, reports where each was stopped (both are
+small private filesystems that vanish with the bot), and fails the decision with the
+last error (expected fault: crash)."""
 
 import os
 
@@ -21,6 +22,8 @@ def fill(request):
             report(f"{folder} never stopped")
         except OSError as err:
             report(f"{folder} stopped at {written} MB by {err.strerror}")
+            if folder == "/tmp":
+                raise
 
 
 serve(fill)
