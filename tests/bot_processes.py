@@ -10,15 +10,16 @@ from arena.bots.process import MARKER_VARIABLE, descendants
 from arena.bots.sandbox import MAX_SLOTS, SLOT_UID_BASE
 
 
-def bot_processes(uids: set[int] | None = None) -> list[int]:
+def bot_processes(uids: set[int] | None = None, before: frozenset[int] = frozenset()) -> list[int]:
     """Live processes of started bots; zombies hold nothing.
 
     With `uids` (the slot users of the bots a test started in this process): the
-    processes of those users and every descendant of this process, so that tests
-    running elsewhere on the machine at the same time do not count. Without: every
+    processes of those users and every descendant of this process but those in
+    `before` (taken before the bots started: a multiprocessing helper, say), so that
+    tests running elsewhere on the machine at the same time do not count. Without: every
     process of any slot user or carrying a started bot's marker, machine-wide (for
     tests that killed the arena that started the bots)."""
-    mine = descendants(os.getpid()) if uids is not None else set()
+    mine = descendants(os.getpid()) - before if uids is not None else set()
     found = []
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit() or int(entry.name) == os.getpid():
@@ -41,12 +42,14 @@ def bot_processes(uids: set[int] | None = None) -> list[int]:
     return found
 
 
-def bot_processes_left(uids: set[int] | None = None) -> list[int]:
-    """`bot_processes(uids)` after a bounded wait for the kernel to finish the kills."""
-    left = bot_processes(uids)
+def bot_processes_left(
+    uids: set[int] | None = None, before: frozenset[int] = frozenset()
+) -> list[int]:
+    """`bot_processes` after a bounded wait for the kernel to finish the kills."""
+    left = bot_processes(uids, before)
     for _ in range(200):
         if not left:
             break
         time.sleep(0.05)
-        left = bot_processes(uids)
+        left = bot_processes(uids, before)
     return left

@@ -12,6 +12,7 @@ inside the sandbox, so those bots play on unfaulted: nothing reaches the referee
 from __future__ import annotations
 
 import hashlib
+import os
 import socket
 import sqlite3
 import threading
@@ -19,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots.process import LOG_CAP_BYTES
+from arena.bots.process import LOG_CAP_BYTES, descendants
 from arena.bots.remote import RemotePlayer, RemoteSettings
 from arena.bots.sandbox import Sandbox, SandboxLimits, sandbox_problem
 from arena.bots.spec import started_players
@@ -110,11 +111,13 @@ def play_hostile(bot: str, host: Host, tmp_path: Path, *args: str, settings=SETT
     ]
     logs = tmp_path / "logs"
     sandbox = Sandbox(limits=LIMITS, hidden=(host.db,))
+    before = frozenset(descendants(os.getpid()))  # e.g. multiprocessing's resource tracker
     with started_players(
         specs, "trix", GAME.options_dict(ONE_KINGDOM), settings, logs,
         tolerate_start_failures=True, sandbox=sandbox,
     ) as players:  # fmt: skip
         result = play_game(GAME, players, "hostile", ONE_KINGDOM, RefereeSettings(max_faults=3))
+        result.before = before  # type: ignore[attr-defined]
         result.slot_users = {  # type: ignore[attr-defined]
             p.process.slot.uid
             for p in players
@@ -127,7 +130,7 @@ def play_hostile(bot: str, host: Host, tmp_path: Path, *args: str, settings=SETT
 def _assert_contained(result, host: Host) -> None:
     assert len(result.replay["deals"]) == 5, "the game did not complete"
     assert [f for f in result.faults if f.seat != 0] == [], "another seat was faulted"
-    left = bot_processes_left(result.slot_users)
+    left = bot_processes_left(result.slot_users, result.before)
     assert left == [], f"a bot process outlived its match: {left}"
     assert host.untouched(), "a host file changed or a host socket was reached"
     for folder in ("/tmp", "/dev/shm"):
