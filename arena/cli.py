@@ -16,7 +16,7 @@ import typer
 
 from arena import __version__
 from arena.bots.remote import RemoteSettings
-from arena.bots.sandbox import Sandbox, sandbox_problem
+from arena.bots.sandbox import Sandbox, sandbox_notice
 from arena.bots.spec import started_players, unique_names
 from arena.errors import ArenaError, ConfigError
 from arena.games import GAMES, get_game
@@ -113,19 +113,13 @@ SandboxMode = Annotated[
 
 
 def _sandbox(mode: str, specs: list[str]) -> Sandbox:
-    """The sandbox for `arena play` / `check-bot`, said once when it is off."""
+    """The sandbox for `arena play` / `check-bot`, and its notice said once."""
     if mode not in ("on", "off"):
         raise ConfigError(f"--sandbox must be on or off, not {mode!r}")
-    started = [s for s in specs if not s.startswith(("builtin:", "grpc:"))]
-    if started and mode == "off":
-        typer.echo("sandbox off: started bots run with resource limits only", err=True)
-    elif started:
-        problem = sandbox_problem()
-        if problem:
-            raise ConfigError(
-                f"cannot sandbox the bots: {problem}. Install bubblewrap, or pass "
-                "--sandbox off to run bots you trust with resource limits only"
-            )
+    if any(not s.startswith(("builtin:", "grpc:")) for s in specs):
+        notice = sandbox_notice(mode == "on", "pass --sandbox off")
+        if notice:
+            typer.echo(notice, err=True)
     return Sandbox(enabled=mode == "on")
 
 

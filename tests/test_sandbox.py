@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import arena.bots.sandbox as sandbox_module
 import arena.league.runner as runner
 from arena.bots.sandbox import (
     SLOT_UID_BASE,
@@ -89,12 +90,22 @@ def test_a_league_without_a_sandbox_is_refused_unless_it_opts_out(tmp_path, monk
     text = (REPO / "leagues" / "demo.toml").read_text()
     text = text.replace('"python ../', f'"python {REPO}/').replace('"node ../', f'"node {REPO}/')
     league.write_text(text)
-    monkeypatch.setattr(runner, "sandbox_problem", lambda: "bwrap is missing")
+    monkeypatch.setattr(sandbox_module, "sandbox_problem", lambda: "bwrap is missing")
     with pytest.raises(ConfigError, match='sandbox = "off"') as err:
         runner.sandbox_notice(load_league(league))
     assert "bwrap is missing" in str(err.value) and str(league) in str(err.value)
     league.write_text(text.replace("[limits]", '[limits]\nsandbox = "off"'))
     assert "resource limits only" in runner.sandbox_notice(load_league(league))
+
+
+def test_a_sandbox_without_users_of_its_own_is_said_once(tmp_path, monkeypatch) -> None:
+    league = tmp_path / "l.toml"
+    text = (REPO / "leagues" / "demo.toml").read_text()
+    league.write_text(text.replace('"python ../', f'"python {REPO}/'))
+    monkeypatch.setattr(sandbox_module, "per_bot_users", lambda: True)
+    assert runner.sandbox_notice(load_league(league)) is None  # bubblewrap and users: all
+    monkeypatch.setattr(sandbox_module, "per_bot_users", lambda: False)
+    assert "share its user id" in runner.sandbox_notice(load_league(league))
 
 
 def test_the_referee_trusts_only_a_socket_of_the_bots_own_user(tmp_path) -> None:

@@ -111,6 +111,30 @@ def sandbox_problem() -> str | None:
     return None
 
 
+def sandbox_notice(enabled: bool, opt_out: str) -> str | None:
+    """What to tell the user, once, before started bots run: a sentence when they run
+    without the sandbox or without users of their own, else None. ConfigError when the
+    sandbox is wanted and this machine cannot give it; `opt_out` says how to go
+    without (e.g. 'pass --sandbox off')."""
+    if not enabled:
+        return (
+            "the sandbox is off: started bots run with resource limits only, as the "
+            "arena's user, and can read what it can"
+        )
+    problem = sandbox_problem()
+    if problem:
+        raise ConfigError(
+            f"cannot sandbox the bots: {problem}. Install bubblewrap, or {opt_out} to run "
+            "bots you trust with resource limits only"
+        )
+    if not per_bot_users():
+        return (
+            "the arena is not running as root, so sandboxed bots share its user id (in a "
+            "user namespace) instead of a user each; every other protection holds"
+        )
+    return None
+
+
 def per_bot_users() -> bool:
     """Each bot slot gets its own user id only when the arena runs as root; otherwise
     bots run as the arena's user inside a user namespace."""

@@ -23,9 +23,8 @@ from typing import Any
 
 from arena.bots.process import descendants, kill_all_now
 from arena.bots.remote import RemoteSettings
-from arena.bots.sandbox import sandbox_problem
+from arena.bots.sandbox import sandbox_notice as bot_sandbox_notice
 from arena.bots.spec import slug, started_players
-from arena.errors import ConfigError
 from arena.games import get_game
 from arena.league.config import LeagueConfig, load_league
 from arena.league.ratings import (
@@ -219,24 +218,14 @@ def _private_paths(db_path: str, log_dir: str) -> tuple[Path, ...]:
 
 
 def sandbox_notice(config: LeagueConfig) -> str | None:
-    """One plain sentence when this league's bots will not be sandboxed (ConfigError
-    when the sandbox is wanted but this machine cannot give it)."""
-    started = [e for e in config.entrants if not e.bot.startswith(("builtin:", "grpc:"))]
-    if not started:
+    """One plain sentence when this league's bots will not be fully sandboxed
+    (ConfigError when the sandbox is wanted but this machine cannot give it)."""
+    if all(e.bot.startswith(("builtin:", "grpc:")) for e in config.entrants):
         return None
-    if config.limits.sandbox == "off":
-        return (
-            f'{config.path}: sandbox = "off": started bots run with resource limits only, '
-            "as the arena's user, and can read the host's files"
-        )
-    problem = sandbox_problem()
-    if problem:
-        raise ConfigError(
-            f"cannot sandbox this league's bots: {problem}. Install bubblewrap, or run the "
-            f'league without the sandbox by putting sandbox = "off" under [limits] in '
-            f"{config.path} (bots then run with resource limits only)"
-        )
-    return None
+    notice = bot_sandbox_notice(
+        config.limits.sandbox == "on", f'put sandbox = "off" under [limits] in {config.path}'
+    )
+    return f"{config.path}: {notice}" if notice else None
 
 
 def run_league(
