@@ -488,8 +488,9 @@ def faults(
     ] = None,
     fmt: TextOrJson = "text",
 ) -> None:
-    """List every fault of a league: the game (see `arena replay GAME_ID`), deal and
-    decision, what the referee expected, what came back (truncated), and the bot's log.
+    """List every fault of a league: game, deal, decision, expected, got, the bot's log.
+
+    The game is a stored game id (`arena replay GAME_ID`); what came back is truncated.
 
     Fault kinds: timeout, crash, start-failure, illegal, oversize, protocol (README,
     "Faults")."""
