@@ -14,6 +14,7 @@ import pytest
 
 import arena.bots.sandbox as sandbox_module
 import arena.league.runner as runner
+from arena.bots.process import command_argv
 from arena.bots.sandbox import (
     SLOT_UID_BASE,
     Sandbox,
@@ -64,8 +65,8 @@ def test_python_node_and_jvm_runtimes_start_under_the_default_limits() -> None:
 
 def test_a_bot_named_by_a_relative_path_starts_in_its_own_folder() -> None:
     code = "import os, sys; print(os.getcwd(), open(sys.argv[1]).read(9))"
-    script = Path("sample_bots") / "random_bot.py"
-    done = run_sandboxed([sys.executable, "-c", code, str(script)], REPO)
+    argv = command_argv(f'python -c "{code}" sample_bots/random_bot.py', REPO)
+    done = run_sandboxed(argv, REPO)
     assert done.returncode == 0, done.stderr.decode()
     assert done.stdout.decode().split() == [str((REPO / "sample_bots").resolve()), '"""A', "bot"]
 

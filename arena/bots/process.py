@@ -48,7 +48,8 @@ def become_subreaper() -> bool:
 
 def command_argv(command: str, base_dir: Path | None = None) -> list[str]:
     """A bot command as argv: `python`/`python3` become this interpreter, and relative
-    paths that exist below `base_dir` are made absolute."""
+    paths that exist below `base_dir` (default: the current folder) are made absolute,
+    so the bot may start in another folder (the sandbox starts it in its own)."""
     try:
         argv = shlex.split(command)
     except ValueError as err:
@@ -57,11 +58,11 @@ def command_argv(command: str, base_dir: Path | None = None) -> list[str]:
         raise ConfigError("empty bot command")
     if argv[0] in ("python", "python3"):
         argv[0] = sys.executable
-    if base_dir is not None:
-        for i, arg in enumerate(argv[1:], start=1):
-            candidate = base_dir / arg
-            if not os.path.isabs(arg) and ("/" in arg or candidate.exists()) and candidate.exists():
-                argv[i] = str(candidate.resolve())
+    base = base_dir or Path.cwd()
+    for i, arg in enumerate(argv[1:], start=1):
+        candidate = base / arg
+        if not arg.startswith("-") and not os.path.isabs(arg) and candidate.exists():
+            argv[i] = str(candidate.resolve())
     return argv
 
 
@@ -118,7 +119,6 @@ class BotProcess:
         self.marker = f"{MARKER_VARIABLE}={self.bot_id}"
         self.process: subprocess.Popen[bytes] | None = None
         self._drain: threading.Thread | None = None
-        self.known: set[int] = set()
 
     def ready_address(self) -> str:
         """The address to connect to once the socket exists: with a sandbox, the

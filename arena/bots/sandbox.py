@@ -264,11 +264,12 @@ def wrap(
     variables: dict[str, str],
 ) -> list[str]:
     """The full command line that runs `argv` confined with the environment
-    `variables` and nothing else (or, with the sandbox off, under the limits only)."""
+    `variables` and nothing else (or, with the sandbox off, under the limits only).
+    The bot starts in its own folder, so paths in `argv` must be absolute
+    (`arena.bots.process.command_argv` makes them so)."""
     limits = ["prlimit", *sandbox.limits.prlimit_args(False), "--"]
     if not sandbox.enabled or slot is None:
         return limits + argv
-    argv = _absolute_paths(argv, cwd)  # the bot starts in its own folder, not in cwd
     own = bot_folder(argv, cwd)
     if per_bot_users():
         _check_readable(own)
@@ -300,17 +301,6 @@ def wrap(
                  "--inh-caps=-all", "--bounding-set=-all", "--"]  # fmt: skip
     args += ["prlimit", *sandbox.limits.prlimit_args(True), "--"]
     return args + argv
-
-
-def _absolute_paths(argv: list[str], cwd: Path | None) -> list[str]:
-    """`argv` with every argument that names an existing file or folder relative to
-    `cwd` made absolute."""
-    base = cwd or Path.cwd()
-    out = [argv[0]]
-    for arg in argv[1:]:
-        is_path = not arg.startswith("-") and not os.path.isabs(arg) and (base / arg).exists()
-        out.append(str((base / arg).resolve()) if is_path else arg)
-    return out
 
 
 def _check_readable(folder: Path) -> None:
