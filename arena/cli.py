@@ -343,16 +343,14 @@ def run(
     fmt: Annotated[str, typer.Option("--format", help="Table format at the end.")] = "text",
 ) -> None:
     """Run a league (or resume it: stored matches are never played again) and print its table."""
-    from arena.league.config import load_league
-    from arena.league.runner import run_league, sandbox_notice
+    from arena.league.runner import run_league
     from arena.progress import LeagueProgress
 
     try:
-        notice = sandbox_notice(load_league(league))
-        if notice:
-            typer.echo(notice, err=True)
         with LeagueProgress() as progress:
-            summary = run_league(league, db, workers, until_separated, progress.update)
+            summary = run_league(
+                league, db, workers, until_separated, progress.update, progress.note
+            )
     except ArenaError as err:
         _fail(str(err))
     except KeyboardInterrupt:

@@ -37,6 +37,10 @@ class LeagueProgress:
         if self._progress is not None:
             self._progress.__exit__(*exc)
 
+    def note(self, text: str) -> None:
+        """One line for the user (a notice before the run), above the bar if there is one."""
+        self.console.print(text, markup=False, highlight=False, soft_wrap=True)
+
     def update(self, info: dict[str, Any]) -> None:
         minutes = max(info["elapsed"], 1e-9) / 60
         rate = f"{info['games'] / minutes:.0f} games/min"

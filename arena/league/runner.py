@@ -234,10 +234,14 @@ def run_league(
     workers: int | None = None,
     until_separated: bool = False,
     progress: Progress | None = None,
+    notice: Callable[[str], None] | None = None,
 ) -> RunSummary:
-    """Run (or resume) a league; returns what was done. Ctrl-C stops cleanly."""
+    """Run (or resume) a league; returns what was done. Ctrl-C stops cleanly. `notice`
+    is told, once, when started bots will not be fully sandboxed."""
     config = load_league(config_path)
-    sandbox_notice(config)  # refuses here, before anything runs, if it cannot be had
+    said = sandbox_notice(config)  # refuses here, before anything runs, if it cannot be had
+    if said and notice:
+        notice(said)
     db_path = Path(db_path) if db_path else default_db_path(config)
     db = open_db(db_path)
     league_id = ensure_league(db, config)
