@@ -21,7 +21,7 @@ from arena.league.ratings import GameOutcome, MatchOutcome, Rater, ranking, rate
 from arena.league.runner import league_schedule, run_league
 from arena.league.store import open_db
 from arena.league.table import league_rows, render
-from tests.bot_processes import bot_processes
+from tests.bot_processes import bot_processes, live_processes, marked_processes
 from tests.independent.trix_checker import check_replay
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -200,16 +200,8 @@ def test_a_changed_league_file_is_refused_naming_the_setting(tmp_path) -> None:
 
 
 def _bot_processes(marker: str) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/cmdline", "rb") as f:
-                    if marker.encode() in f.read():
-                        found.append(int(entry))
-            except OSError:
-                continue
-    return found
+    """Live processes whose command line holds `marker` (a bot's unique path)."""
+    return [p.pid for p in live_processes() if marker.encode() in p.cmdline]
 
 
 def _random_bot_copy(tmp_path: Path, name: str) -> Path:
@@ -283,43 +275,6 @@ def _hostile_league(folder: Path) -> tuple[Path, Path]:
     path = folder / "hostile.toml"
     path.write_text(text)
     return path, bot
-
-
-def _league_processes(marker: str) -> list[int]:
-    """Live processes of this test's league: bots (their command line holds `marker`)
-    and anything started with `marker` in its environment (workers, bots' children)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == os.getpid():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                if f.read().rsplit(b") ", 1)[1][:1] == b"Z":
-                    continue  # a zombie is dead; its parent has yet to reap it
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                cmdline = f.read()
-            with open(f"/proc/{entry}/environ", "rb") as f:
-                environ = f.read()
-        except (OSError, IndexError):
-            continue
-        if marker.encode() in cmdline or marker.encode() in environ:
-            found.append(int(entry))
-    return found
-
-
-def _describe(pids: list[int]) -> list[str]:
-    """pid, parent and command line of each process, for a failure message."""
-    out = []
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as f:
-                ppid = f.read().rsplit(b") ", 1)[1].split()[1].decode()
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                cmdline = f.read().replace(b"\0", b" ").decode(errors="replace")[:200]
-        except OSError:
-            continue
-        out.append(f"{pid} (parent {ppid}): {cmdline}")
-    return out
 
 
 def _stored_matches(db_path: Path) -> int:
@@ -415,11 +370,12 @@ def test_kill_9_at_random_moments_among_hostile_bots_then_resume(tmp_path) -> No
                 process.kill()
                 process.wait(timeout=10)
         for _ in range(150):  # bounded: workers notice within 0.2 s and kill their bots
-            if not _league_processes(marker) + bot_processes():
+            if not marked_processes(marker) + bot_processes():
                 break
             time.sleep(0.1)
-        left = _league_processes(marker) + bot_processes()
-        assert left == [], f"processes outlived the killed run: {_describe(left)}"
+        left = {p.pid: p.describe() for p in marked_processes(marker)}
+        left |= {pid: str(pid) for pid in bot_processes()}
+        assert left == {}, f"processes outlived the killed run: {list(left.values())}"
         now = _assert_whole(db_path)
         assert now >= stored  # nothing stored is ever lost
         stored = now
