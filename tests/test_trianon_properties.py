@@ -7,7 +7,6 @@ engine's trick code.
 
 from __future__ import annotations
 
-import copy
 import json
 
 from hypothesis import HealthCheck, given, settings
@@ -30,6 +29,7 @@ from arena.games.trianon import (
 )
 from arena.referee import play_game
 from tests.trianon_golden_counts import FIXTURE, compute
+from tests.walks import advance_randomly, with_cards_swapped
 
 options_strategy = st.builds(
     TrianonOptions, target=st.integers(1, 600), max_deals=st.integers(1, 6)
@@ -239,11 +239,7 @@ def test_an_observation_never_holds_another_seats_unplayed_card(
 def test_states_differing_only_in_hidden_cards_look_the_same(seed: str, steps: int, data) -> None:
     """OpenSpiel's observer contract: what a seat cannot see cannot change its view."""
     state = trianon.new_game(seed, TrianonOptions(max_deals=3))
-    rng = seeded_rng("hidden", seed)
-    for _ in range(steps):
-        if state.to_move < 0:
-            break
-        apply(state, rng.choice(state.legal))
+    advance_randomly(apply, state, seeded_rng("hidden", seed), steps)
     seat = data.draw(st.integers(0, 2))
     b, c = [s for s in range(3) if s != seat]
     hidden_b = trianon.cards_of(state.hands[b])
@@ -251,11 +247,7 @@ def test_states_differing_only_in_hidden_cards_look_the_same(seed: str, steps: i
     k = data.draw(st.integers(0, min(len(hidden_b), len(hidden_c))))
     from_b = data.draw(st.permutations(hidden_b))[:k]
     from_c = data.draw(st.permutations(hidden_c))[:k]
-    twin = copy.deepcopy(state)
-    move_b = sum(1 << x for x in from_b)
-    move_c = sum(1 << x for x in from_c)
-    twin.hands[b] = (twin.hands[b] & ~move_b) | move_c
-    twin.hands[c] = (twin.hands[c] & ~move_c) | move_b
+    twin = with_cards_swapped(state, b, c, from_b, from_c)
     assert observe(twin, seat) == observe(state, seat)
     assert trianon.view_dict(observe(twin, seat)) == trianon.view_dict(observe(state, seat))
     if k:  # and the twins really differ where the seat cannot look

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 
 from hypothesis import HealthCheck, given, settings
@@ -12,6 +11,7 @@ from arena.cards import FULL_DECK, seeded_rng
 from arena.games import trix
 from arena.games.trix import CONTRACTS, KH_BIT, QUEENS_MASK, TrixOptions, apply, observe
 from tests.golden_counts import FIXTURE, compute
+from tests.walks import advance_randomly, with_cards_swapped
 
 options_strategy = st.builds(
     TrixOptions,
@@ -153,9 +153,7 @@ def test_an_observation_never_holds_another_seats_unplayed_card(
 def test_states_differing_only_in_hidden_cards_look_the_same(seed: str, steps: int, data) -> None:
     """OpenSpiel's observer contract: what a seat cannot see cannot change its view."""
     state = trix.new_game(seed)
-    rng = seeded_rng("hidden", seed)
-    for _ in range(steps):
-        apply(state, rng.choice(state.legal))
+    advance_randomly(apply, state, seeded_rng("hidden", seed), steps)
     seat = data.draw(st.integers(0, 3))
     others = [s for s in range(4) if s != seat]
     b, c = data.draw(st.permutations(others))[:2]
@@ -165,11 +163,7 @@ def test_states_differing_only_in_hidden_cards_look_the_same(seed: str, steps: i
     k = data.draw(st.integers(0, min(len(hidden_b), len(hidden_c))))
     from_b = data.draw(st.permutations(hidden_b))[:k]
     from_c = data.draw(st.permutations(hidden_c))[:k]
-    twin = copy.deepcopy(state)
-    move_b = sum(1 << x for x in from_b)
-    move_c = sum(1 << x for x in from_c)
-    twin.hands[b] = (twin.hands[b] & ~move_b) | move_c
-    twin.hands[c] = (twin.hands[c] & ~move_c) | move_b
+    twin = with_cards_swapped(state, b, c, from_b, from_c)
     assert observe(twin, seat) == observe(state, seat)
     assert trix.view_dict(observe(twin, seat)) == trix.view_dict(observe(state, seat))
     if k:  # and the twins really differ where the seat cannot look

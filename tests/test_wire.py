@@ -10,6 +10,7 @@ from arena.games import trix
 from arena.messages import action_dict, observation_dict
 from arena.v1 import bot_pb2 as pb
 from arena.wire import WireCodec, game_info, game_info_bytes, wrap_decision
+from tests.walks import advance_randomly
 
 GAME = trix.GAME
 CODEC = WireCodec(GAME)
@@ -20,12 +21,7 @@ WIRE_ONLY = {"dealer", "declarer", "bid", "trump"}  # Trianon fields, empty in T
 @settings(max_examples=30, deadline=None)
 @given(seed=st.text(max_size=8), steps=st.integers(0, 1200))
 def test_decoded_request_equals_the_view(seed: str, steps: int) -> None:
-    state = trix.new_game(seed)
-    rng = seeded_rng("wire", seed)
-    for _ in range(steps):
-        if state.to_move < 0:
-            break
-        trix.apply(state, rng.choice(state.legal))
+    state = advance_randomly(trix.apply, trix.new_game(seed), seeded_rng("wire", seed), steps)
     if state.to_move < 0:
         return
     seat = state.to_move
@@ -82,11 +78,7 @@ def test_trianon_requests_equal_the_view(seed: str, steps: int) -> None:
     game = trianon.GAME
     codec = WireCodec(game)
     state = game.new_game(seed, game.parse_options({"target": 300}))
-    rng = seeded_rng("wire-trianon", seed)
-    for _ in range(steps):
-        if state.to_move < 0:
-            break
-        game.apply(state, rng.choice(state.legal))
+    advance_randomly(game.apply, state, seeded_rng("wire-trianon", seed), steps)
     if state.to_move < 0:
         return
     seat = state.to_move
