@@ -48,6 +48,9 @@ MAX_DECISIONS_PER_GAME = 2000  # bounds the stream's own gRPC deadline
 _MSG_DEAL_END, _MSG_GAME_END = 2, 3
 
 
+FROM_A_LIVE_BOT = "from a running bot"  # what a crash fault expected (README "Faults")
+
+
 class BotStartError(ArenaError):
     """A bot could not be started or refused the handshake; the message says why."""
 
@@ -477,21 +480,21 @@ class RemotePlayer:
 
     def _crashed(self, why: str) -> BotFault:
         """The bot went away: restart it once per game, then give up for the game."""
-        expected = "from a running bot"
         if self.process is None:
-            return BotFault("crash", f"the bot at {self.address} went away ({why})", expected, why)
+            return BotFault(
+                "crash", f"the bot at {self.address} went away ({why})", FROM_A_LIVE_BOT, why
+            )
         self.process.wait_exit(0.5)  # the connection drops a moment before the exit status
         exit_text = self.process.exit_description()
         detail = f"the bot process {exit_text} ({why}); log: {self.log_path}"
         self._restart(detail)
-        return BotFault("crash", detail, expected, f"the bot process {exit_text}")
+        return BotFault("crash", detail, FROM_A_LIVE_BOT, f"the bot process {exit_text}")
 
     def _restart(self, why: str) -> None:
         self._close_stream()
-        expected = "from a running bot"
         if self.process is None or self._restarts >= 1:
             self._dead = BotFault(
-                "crash", f"{why}; already restarted once in this game", expected,
+                "crash", f"{why}; already restarted once in this game", FROM_A_LIVE_BOT,
                 "no bot: it went away again after its restart in this game",
             )  # fmt: skip
             return
@@ -502,7 +505,7 @@ class RemotePlayer:
             self.connect(self._game.name, self._options)
         except BotStartError as err:
             self._dead = BotFault(
-                "crash", f"{why}; the restart failed: {err}", expected,
+                "crash", f"{why}; the restart failed: {err}", FROM_A_LIVE_BOT,
                 "no bot: the restart failed: " + str(err).splitlines()[0],
             )  # fmt: skip
 
