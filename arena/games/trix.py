@@ -80,6 +80,7 @@ KIND_CONTRACT, KIND_EXPOSE, KIND_PLAY, KIND_PASS, KIND_OVER = (
 _PHASE_TRICKS, _PHASE_TRIX = 0, 1
 _CARD_BIT = tuple(1 << c for c in range(52))
 _NEXT_SEAT = (1, 2, 3, 0)  # T-1.2
+_SUIT_SHIFT = (0, 13, 26, 39)  # a suit's cards, shifted down to 13 bits
 
 
 def _row_next(card: Card) -> CardSet:
@@ -418,7 +419,8 @@ def apply_legal(state: TrixState, action: Action) -> None:
     seat = state.to_move
     if action < 52:
         bit = _CARD_BIT[action]
-        state.hands[seat] ^= bit
+        hands = state.hands
+        hands[seat] ^= bit
         entry = (seat, action)
         state.events.append(entry)
         if state.phase:  # _PHASE_TRIX
@@ -430,12 +432,13 @@ def apply_legal(state: TrixState, action: Action) -> None:
         played = len(trick)
         if played < SEATS:
             if played == 1:
-                state.led = action // 13
+                led = state.led = action // 13
+            else:
+                led = state.led
             nxt = state.to_move = _NEXT_SEAT[seat]
-            hand = state.hands[nxt]
-            led = state.led
+            hand = hands[nxt]
             follow = hand & SUIT_MASK[led]  # T-3.2
-            state.legal = SUIT_TABLES[led][follow >> 13 * led] if follow else _bits(hand)
+            state.legal = SUIT_TABLES[led][follow >> _SUIT_SHIFT[led]] if follow else _bits(hand)
             return
         _complete_trick(state, trick)
     elif action == PASS:  # T-6.4
@@ -693,14 +696,28 @@ def _event_dict(seat: int, action: Action) -> Event:
     return {"seat": seat, **action_event(action)}
 
 
+def _all_events() -> dict[tuple[int, Action], Event]:
+    """Every (seat, action) a Trix deal can record, as its shared replay event: the
+    actions are finite (52 cards, a pass, 5 contracts, the subsets of the King of Hearts
+    and of the Queens), so a replay is built by look-ups alone."""
+    exposures = {EXPOSE_BASE | m for m in _subsets(KH_BIT) + _subsets(QUEENS_MASK)}
+    actions = [*range(52), PASS, *range(CONTRACT_BASE, CONTRACT_BASE + 5), *sorted(exposures)]
+    return {
+        (seat, action): _PLAY_EVENTS[seat][action] if action < 52 else _event_dict(seat, action)
+        for seat in range(SEATS)
+        for action in actions
+    }
+
+
+_EVENTS = _all_events()
+
+
 def _record_dict(record: dict[str, Any]) -> dict[str, Any]:
     return {
         "number": record["number"],
         "king": record["king"],
         "hands": [codes_of(h) for h in record["hands"]],
-        "events": [
-            _PLAY_EVENTS[s][a] if a < 52 else _event_dict(s, a) for s, a in record["events"]
-        ],
+        "events": list(map(_EVENTS.__getitem__, record["events"])),
         "scores": list(record["scores"]) if record["scores"] is not None else None,
     }
 
