@@ -7,6 +7,7 @@ anything else is a bug and keeps its traceback.
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -622,8 +623,15 @@ def version() -> None:
     typer.echo(__version__)
 
 
+def _terminated(signum: int, frame: Any) -> None:
+    """SIGTERM ends a command the way Ctrl-C does, so every bot it started is ended
+    (without the sandbox, nothing else would end them)."""
+    raise KeyboardInterrupt
+
+
 def main() -> None:
     """Console entry point."""
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         app()
     except BrokenPipeError:  # `arena ... | head` is fine

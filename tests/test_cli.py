@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 from typer.main import get_command
 from typer.testing import CliRunner
 
 from arena.cli import app
+from tests.bot_processes import live_processes
 from tests.independent.trix_checker import check_replay
+
+ROOT = Path(__file__).resolve().parent.parent
 
 runner = CliRunner()
 
@@ -99,3 +108,40 @@ def test_rules_take_several_pairs() -> None:
         app, ["play", *["builtin:first"] * 4, "--rules", "doubling=false kingdoms=1", "--json"]
     )
     assert result.exit_code == 0, result.output
+
+
+def test_sigterm_ends_every_bot_the_command_started(tmp_path) -> None:
+    """`arena play` killed with SIGTERM (a service manager, `kill`) ends its bots the way
+    Ctrl-C does, even without the sandbox, whose bots would otherwise outlive it."""
+    folder = tmp_path / "bots"
+    folder.mkdir()
+    bot = folder / "sigterm_random_bot.py"
+    bot.write_text((ROOT / "sample_bots" / "random_bot.py").read_text())
+    command = [sys.executable, "-m", "arena.cli", "play", f"python {bot}", "builtin:random",
+               "builtin:random", "builtin:random", "--games", "500", "--sandbox", "off",
+               "--logs", str(tmp_path / "logs")]  # fmt: skip
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not _processes_of(bot, process.pid):
+            time.sleep(0.1)
+        assert _processes_of(bot, process.pid), "the bot did not start"
+        process.terminate()  # SIGTERM to the arena alone, not to its process group
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+    assert b"interrupted" in err and b"Traceback" not in err, err
+    for _ in range(100):
+        if not _processes_of(bot, process.pid):
+            break
+        time.sleep(0.1)
+    assert _processes_of(bot, process.pid) == []
+
+
+def _processes_of(bot: Path, arena: int = 0) -> list[int]:
+    """Processes running `bot` (the arena's own command line names it too: not counted)."""
+    return [p.pid for p in live_processes() if str(bot).encode() in p.cmdline and p.pid != arena]
