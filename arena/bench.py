@@ -8,6 +8,7 @@ slowdown can be traced to its layer.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass
 
@@ -121,42 +122,41 @@ def serve_echo() -> None:
 
 
 def bare_round_trip(address: str, size: int, transport: str, count: int = 2000) -> float:
-    """Mean microseconds for one message each way, the way RemotePlayer sends them."""
-    import queue
+    """Mean microseconds for one message each way, the way RemotePlayer sends them
+    (grpc.aio, on this thread's event loop)."""
+    from arena.loop import run
 
+    return run(_bare_round_trip(address, size, transport, count))
+
+
+async def _bare_round_trip(address: str, size: int, transport: str, count: int) -> float:
     import grpc
 
-    channel = grpc.insecure_channel(address)
-    grpc.channel_ready_future(channel).result(timeout=10)
+    channel = grpc.aio.insecure_channel(address)
     message = b"\x0a" * size
     try:
+        await asyncio.wait_for(channel.channel_ready(), 10)
         if transport == "unary":
             unary = channel.unary_unary("/arena.bench.Echo/Unary")
             for _ in range(50):
-                unary(message, timeout=5)
+                await unary(message, timeout=5)
             start = time.perf_counter()
             for _ in range(count):
-                unary(message, timeout=5)
+                await unary(message, timeout=5)
             return (time.perf_counter() - start) / count * 1e6
-        requests: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
-
-        def feed():
-            while (item := requests.get()) is not None:
-                yield item
-
-        call = channel.stream_stream("/arena.bench.Echo/Stream")(feed(), timeout=600)
+        call = channel.stream_stream("/arena.bench.Echo/Stream")(timeout=600)
         for _ in range(50):
-            requests.put(message)
-            next(call)
+            await call.write(message)
+            await call.read()
         start = time.perf_counter()
         for _ in range(count):
-            requests.put(message)
-            next(call)
+            await call.write(message)
+            await call.read()
         elapsed = time.perf_counter() - start
-        requests.put(None)
+        await call.done_writing()
         return elapsed / count * 1e6
     finally:
-        channel.close()
+        await channel.close()
 
 
 def bench_referee(games: int = 6, transport: str = "stream") -> RefereeFigures:

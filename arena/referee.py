@@ -192,7 +192,12 @@ def play_game(
     settings: RefereeSettings | None = None,
     names: Sequence[str] | None = None,
 ) -> GameResult:
-    """Play one full game and return its replay; no player behaviour can stop it."""
+    """Play one full game and return its replay; no player behaviour can stop it.
+
+    Players with an `act_async` coroutine (bots over gRPC) are awaited on this thread's
+    event loop (`arena.loop`), the whole game in one run of it; the others are called
+    directly. Both go through the one referee loop, `_moves`.
+    """
     settings = settings or RefereeSettings()
     if len(players) != game.seats:
         raise ArenaError(f"{game.name} needs {game.seats} players, got {len(players)}")
@@ -200,7 +205,50 @@ def play_game(
     options_dict = game.options_dict(options)
     for seat, player in enumerate(players):
         player.start_game(GameStart(game.name, seat, seed, options_dict, names))
-    state = game.new_game(seed, options)
+    waits = [hasattr(player, "act_async") for player in players]
+    moves = _moves(game, players, game.new_game(seed, options), settings, waits)
+    if any(waits):
+        from arena.loop import run  # only games with bots over gRPC need an event loop
+
+        state, auto, faults = run(_answer_async(moves, players))
+    else:
+        try:
+            next(moves)
+            raise AssertionError("the referee waited on a player that cannot be awaited")
+        except StopIteration as done:
+            state, auto, faults = done.value
+    replay = build_replay(game, state, seed, options, names, auto, faults)
+    decisions = sum(len(d["events"]) for d in replay["deals"]) - state.automatic
+    for seat, player in enumerate(players):
+        if player.wants_notices:
+            player.end_game(seat, replay)
+    return GameResult(replay, faults, decisions)
+
+
+async def _answer_async(moves: Any, players: Sequence[Player]) -> Any:
+    """Drive `_moves`, awaiting each answer it yields a decision for; its result."""
+    try:
+        decision = next(moves)
+        while True:
+            try:
+                answer = (await players[decision.seat].act_async(decision), None)  # type: ignore[attr-defined]
+            except Exception as error:  # a bot can do anything; `_moves` records it
+                answer = (None, error)
+            decision = moves.send(answer)
+    except StopIteration as done:
+        return done.value
+
+
+def _moves(
+    game: Game,
+    players: Sequence[Player],
+    state: GameState,
+    settings: RefereeSettings,
+    waits: Sequence[bool],
+) -> Any:
+    """The referee's loop, as a generator: it yields the decision of a seat whose player
+    must be awaited (`waits`) and is sent back (action, error); the other players are
+    called in place. Returns (final state, auto-marked events, faults)."""
     notify = [p for p in players if p.wants_notices]
     auto: dict[tuple[int, int], str] = {}  # (deal index, event index) -> fault kind
     faults: list[Fault] = []
@@ -228,7 +276,12 @@ def play_game(
             decision._view = None
             asked[seat] += 1
             try:
-                action = acts[seat](decision)
+                if waits[seat]:
+                    action, error = yield decision
+                    if error is not None:
+                        raise error
+                else:
+                    action = acts[seat](decision)
                 if action not in legal:
                     shown = _describe(game, action)
                     raise BotFault(
@@ -260,12 +313,7 @@ def play_game(
             apply(state, action)
         if notify and state.deal_index != deal_index:
             _notify_deal_end(game, state, notify, players, deal_index)
-    replay = build_replay(game, state, seed, options, names, auto, faults)
-    decisions = sum(len(d["events"]) for d in replay["deals"]) - state.automatic
-    for seat, player in enumerate(players):
-        if player.wants_notices:
-            player.end_game(seat, replay)
-    return GameResult(replay, faults, decisions)
+    return state, auto, faults
 
 
 def _crash_fault(error: Exception) -> BotFault:

@@ -20,6 +20,7 @@ from arena.bots import remote
 from arena.bots.remote import BotStartError, RemoteSettings
 from arena.bots.spec import started_players
 from arena.games import get_game, trix
+from arena.loop import run
 from arena.referee import FAULT_KINDS, RefereeSettings, play_game
 
 GAME = get_game("trix")
@@ -128,17 +129,17 @@ def test_every_channel_caps_what_a_bot_may_send_and_never_retries() -> None:
     (a handshake reply or an answer) may be at most MAX_REPLY_BYTES."""
     player = remote.RemotePlayer("grpc:unix:/nonexistent.sock", address="unix:/nonexistent")
     made: list[list[tuple[str, int]]] = []
-    original = remote.grpc.insecure_channel
+    original = remote.grpc.aio.insecure_channel
 
     def spy(address: str, options: list[tuple[str, int]]):
         made.append(options)
         return original(address, options=options)
 
-    remote.grpc.insecure_channel = spy
+    remote.grpc.aio.insecure_channel = spy
     try:
-        player._open_channel()
+        run(player._open_channel())
     finally:
-        remote.grpc.insecure_channel = original
+        remote.grpc.aio.insecure_channel = original
         player.close()
     assert len(made) == 1
     options = dict(made[0])

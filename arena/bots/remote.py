@@ -6,17 +6,17 @@ detail the bot's author can act on. Nothing a bot does can raise out of `act`.
 
 Transport: by default one bidirectional `Play` stream per game (a message each way per
 decision, the cheapest round trip gRPC offers from Python); `unary` makes one `Decide`
-call per decision. On the stream the whole call has a gRPC deadline, and each decision
-has its own: a watchdog cancels the stream when the bot overruns, the late answer is
-discarded, and the next decision opens a new stream (every request is complete in
-itself, so a bot needs no state across streams).
+call per decision. Calls run on grpc.aio, on the referee thread's event loop
+(`arena.loop`): the referee awaits `act_async`, and `act` runs it for plain callers.
+Each decision has its own deadline; when a bot overruns it the stream is cancelled,
+and the next decision opens a new stream (every request is complete in itself, so a
+bot needs no state across streams).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import queue
-import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -30,6 +30,7 @@ from arena.bots.process import BotProcess, wait_for_socket
 from arena.errors import ArenaError, IllegalAction
 from arena.games import get_game
 from arena.games.base import Action, Game
+from arena.loop import loop_busy, run
 from arena.referee import BotFault, Decision, GameStart
 from arena.v1 import bot_pb2 as pb
 from arena.wire import (
@@ -67,48 +68,6 @@ class RemoteSettings:
     transport: str = "stream"  # "stream" (Play) or "unary" (Decide)
 
 
-class _Watchdog:
-    """Cancels the current call when its decision's time is up (one thread per bot).
-
-    It polls at a fixed interval instead of being woken for every decision: a wake-up
-    per decision costs the referee more CPU than the whole engine. The answer itself
-    is timed exactly (`RemotePlayer._act` discards a late one); the interval only
-    bounds how long a hanging bot can hold a game up past its deadline.
-    """
-
-    def __init__(self, interval: float) -> None:
-        self.interval = interval
-        self._deadline = 0.0
-        self._call: Any = None
-        self.fired = False
-        self._stop = False
-        self._thread = threading.Thread(target=self._run, name="bot-watchdog", daemon=True)
-        self._thread.start()
-
-    def arm(self, deadline: float, call: Any) -> None:
-        self.fired = False
-        self._call = call
-        self._deadline = deadline
-
-    def disarm(self) -> None:
-        self._deadline = 0.0
-        self._call = None
-
-    def _run(self) -> None:
-        while not self._stop:
-            time.sleep(self.interval)
-            deadline, call = self._deadline, self._call
-            if deadline and call is not None and time.monotonic() >= deadline:
-                if self._deadline == deadline:
-                    self.fired = True
-                    with contextlib.suppress(Exception):
-                        call.cancel()
-                    self._deadline = 0.0
-
-    def close(self) -> None:
-        self._stop = True
-
-
 class RemotePlayer:
     """A seat played by a bot over gRPC, started by the referee or already running."""
 
@@ -132,7 +91,7 @@ class RemotePlayer:
         self.latencies: list[float] = []  # seconds per answered decision, for check-bot
         self.referee_seconds = 0.0  # time spent in act(), round trips included
         self.wait_seconds = 0.0  # of which waiting for the answer (the round trip)
-        self._channel: grpc.Channel | None = None
+        self._channel: grpc.aio.Channel | None = None
         self._codec: WireCodec | None = None
         self._game: Game | None = None
         self._options: Mapping[str, Any] = {}
@@ -142,9 +101,8 @@ class RemotePlayer:
         self._restarts = 0
         self._dead: BotFault | None = None
         self._bank = 0.0
-        self._watchdog = _Watchdog(min(0.05, self.settings.move_timeout / 10))
-        self._queue: queue.SimpleQueue[bytes | None] | None = None
-        self._call: Any = None
+        self._call: Any = None  # the game's open Play stream (grpc.aio), if any
+        self._notices: list[tuple[int, bytes]] = []  # sent before the next message
         self._game_seq = 0
 
     # -- start-up ------------------------------------------------------------------
@@ -160,6 +118,9 @@ class RemotePlayer:
 
     def connect(self, game: str, options: Mapping[str, Any]) -> None:
         """Wait for the bot to listen and shake hands; BotStartError says what failed."""
+        run(self._connect(game, options))
+
+    async def _connect(self, game: str, options: Mapping[str, Any]) -> None:
         self._game = get_game(game)
         self._options = dict(options)
         self._codec = WireCodec(self._game)
@@ -176,12 +137,12 @@ class RemotePlayer:
             except (OSError, ValueError) as err:
                 problem = self._start_problem(f"offered an untrusted socket ({err})")
                 raise BotStartError(problem) from None
-        self._open_channel()
+        await self._open_channel()
+        assert self._channel is not None
         try:
-            grpc.channel_ready_future(self._channel).result(
-                timeout=max(0.05, deadline - time.monotonic())
-            )
-            reply = self._stub_hello(
+            async with asyncio.timeout_at(max(time.monotonic() + 0.05, deadline)):
+                await self._channel.channel_ready()
+            answer = await self._stub_hello(
                 pb.HelloRequest(
                     protocol_version=PROTOCOL_VERSION,
                     game=game,
@@ -190,7 +151,11 @@ class RemotePlayer:
                 ),
                 timeout=max(0.05, deadline - time.monotonic()),
             )
-        except grpc.FutureTimeoutError:
+            reply = pb.HelloReply.FromString(answer)
+        except DecodeError as err:
+            problem = f"failed the handshake (answered bytes that are not a HelloReply: {err})"
+            raise BotStartError(self._start_problem(problem)) from None
+        except TimeoutError:
             raise BotStartError(self._start_problem("could not be reached")) from None
         except grpc.RpcError as err:
             problem = self._start_problem(f"failed the handshake ({_rpc_text(err)})")
@@ -219,10 +184,10 @@ class RemotePlayer:
                 text += "\n--- last lines of the log ---\n" + tail
         return text
 
-    def _open_channel(self) -> None:
+    async def _open_channel(self) -> None:
         if self._channel is not None:
-            self._channel.close()
-        channel = grpc.insecure_channel(
+            await self._channel.close()
+        channel = grpc.aio.insecure_channel(
             self.address,
             options=[
                 ("grpc.max_receive_message_length", MAX_REPLY_BYTES),
@@ -234,7 +199,7 @@ class RemotePlayer:
         self._stub_hello = channel.unary_unary(
             "/arena.v1.Bot/Hello",
             request_serializer=pb.HelloRequest.SerializeToString,
-            response_deserializer=pb.HelloReply.FromString,
+            response_deserializer=None,  # parsed in _connect, to say what came back
         )
         self._stub_decide = channel.unary_unary(
             "/arena.v1.Bot/Decide",
@@ -249,7 +214,7 @@ class RemotePlayer:
         self._stub_notify = channel.unary_unary(
             "/arena.v1.Bot/Notify",
             request_serializer=None,  # Notice bytes: deal_end = 1, game_end = 2
-            response_deserializer=pb.Ack.FromString,
+            response_deserializer=None,  # an Ack, whatever it holds: nothing to read
         )
 
     # -- a game ----------------------------------------------------------------------
@@ -260,6 +225,7 @@ class RemotePlayer:
         self._decision_id = 0
         self._bank = self.settings.time_bank
         self._close_stream()
+        self._notices.clear()
         if self._dead is not None and self._dead.kind == "start-failure":
             pass  # it could not start for this match: do not wait startup_timeout per game
         elif (
@@ -271,7 +237,7 @@ class RemotePlayer:
             self._connect_or_die(start.game, start.options)
         elif self._dead is not None:
             self._dead = None
-            self._restart("was down at the start of the game")
+            run(self._restart("was down at the start of the game"))
         self._info = game_info(
             start.game,
             f"{start.seed}#{self._game_seq}",
@@ -299,13 +265,19 @@ class RemotePlayer:
         )
 
     def act(self, decision: Decision) -> Action:
+        """`act_async`, for callers that are not on the event loop (e.g. a wrapper)."""
+        return run(self.act_async(decision))
+
+    async def act_async(self, decision: Decision) -> Action:
+        if self._notices and self._dead is None:
+            await self._send_notices()  # not the decision's time: a notice is no decision
         started = time.monotonic()
         try:
-            return self._act(decision, started)
+            return await self._act(decision, started)
         finally:
             self.referee_seconds += time.monotonic() - started
 
-    def _act(self, decision: Decision, started: float) -> Action:
+    async def _act(self, decision: Decision, started: float) -> Action:
         if self._dead is not None:
             raise self._dead
         assert self._codec is not None
@@ -322,9 +294,9 @@ class RemotePlayer:
         deadline = started + limit
         asked = time.monotonic()
         if self.settings.transport == "unary":
-            reply = self._ask_unary(data, deadline)
+            reply = await self._ask_unary(data, deadline)
         else:
-            reply = self._ask_stream(data, deadline)
+            reply = await self._ask_stream(data, deadline)
         answered = time.monotonic()
         self.wait_seconds += answered - asked
         elapsed = answered - started
@@ -357,35 +329,38 @@ class RemotePlayer:
                 got=_short(reply.action),
             ) from None
 
-    def _ask_stream(self, data: bytes, deadline: float) -> pb.DecisionReply:
+    async def _ask_stream(self, data: bytes, deadline: float) -> pb.DecisionReply:
+        """One decision on the game's Play stream: the notices waiting, the request, and
+        the answer, all within the decision's deadline (`time.monotonic` is the loop's
+        clock)."""
         if self._call is None:
             self._open_stream()
-        assert self._queue is not None
-        self._queue.put(wrap_decision(data))
         call = self._call
-        self._watchdog.arm(deadline, call)
         try:
-            answer = next(call)
-        except StopIteration:
+            async with asyncio.timeout_at(deadline):
+                await _write(call, wrap_decision(data))
+                answer = await call.read()  # raises the status of a call the bot ended
+        except TimeoutError:
+            self._close_stream()
+            raise self._timeout_fault() from None
+        except grpc.RpcError as err:
+            self._close_stream()
+            raise await self._fault_from(err, deadline) from None
+        if answer is grpc.aio.EOF:
             self._call = None
             raise BotFault(
                 "protocol",
                 "closed the Play stream instead of answering the decision",
                 "in a DecisionReply on the open Play stream",
                 "the end of the stream",
-            ) from None
-        except grpc.RpcError as err:
-            self._close_stream()
-            raise self._fault_from(err, deadline) from None
-        finally:
-            self._watchdog.disarm()
+            )
         return self._parse_reply(answer)
 
-    def _ask_unary(self, data: bytes, deadline: float) -> pb.DecisionReply:
+    async def _ask_unary(self, data: bytes, deadline: float) -> pb.DecisionReply:
         try:
-            answer = self._stub_decide(data, timeout=max(0.001, deadline - time.monotonic()))
+            answer = await self._stub_decide(data, timeout=max(0.001, deadline - time.monotonic()))
         except grpc.RpcError as err:
-            raise self._fault_from(err, deadline) from None
+            raise await self._fault_from(err, deadline) from None
         return self._parse_reply(answer)
 
     def _parse_reply(self, answer: bytes) -> pb.DecisionReply:
@@ -403,44 +378,29 @@ class RemotePlayer:
             ) from None
 
     def _open_stream(self) -> None:
-        requests: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
-
-        def feed() -> Any:
-            while True:
-                item = requests.get()
-                if item is None:
-                    return
-                yield item
-
         game_seconds = MAX_DECISIONS_PER_GAME * (self.settings.move_timeout + 0.05)
-        self._queue = requests
-        self._call = self._stub_play(feed(), timeout=game_seconds + self.settings.time_bank)
+        self._call = self._stub_play(timeout=game_seconds + self.settings.time_bank)
 
     def _close_stream(self) -> None:
-        if self._queue is not None:
-            self._queue.put(None)
         if self._call is not None:
-            with contextlib.suppress(Exception):
-                self._call.cancel()
-        self._queue = None
+            self._call.cancel()
         self._call = None
 
-    def _fault_from(self, err: grpc.RpcError, deadline: float) -> BotFault:
+    def _timeout_fault(self) -> BotFault:
+        limit = self.settings.move_timeout + self._bank
+        return BotFault(
+            "timeout",
+            self._timeout_detail(limit),
+            self._within(limit),
+            f"no answer; the call was cancelled after {limit:.3f} s",
+        )
+
+    async def _fault_from(self, err: grpc.RpcError, deadline: float) -> BotFault:
         """The named fault of a failed call (README "Faults")."""
         code = err.code() if hasattr(err, "code") else None
-        limit = self.settings.move_timeout + self._bank
         status = f"{code.name if code else '?'}: {_rpc_text(err)}"
-        if (
-            self._watchdog.fired
-            or code == grpc.StatusCode.DEADLINE_EXCEEDED
-            or time.monotonic() >= deadline
-        ):
-            return BotFault(
-                "timeout",
-                self._timeout_detail(limit),
-                self._within(limit),
-                f"no answer; the call was cancelled after {limit:.3f} s",
-            )
+        if code == grpc.StatusCode.DEADLINE_EXCEEDED or time.monotonic() >= deadline:
+            return self._timeout_fault()
         if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
             return BotFault(
                 "oversize",
@@ -451,7 +411,7 @@ class RemotePlayer:
         if code == grpc.StatusCode.UNAVAILABLE or (
             self.process is not None and not self.process.alive()
         ):
-            return self._crashed(_rpc_text(err))
+            return await self._crashed(_rpc_text(err))
         if code == grpc.StatusCode.UNKNOWN:
             return BotFault(
                 "crash",
@@ -478,7 +438,7 @@ class RemotePlayer:
             + "); a late answer is discarded"
         )
 
-    def _crashed(self, why: str) -> BotFault:
+    async def _crashed(self, why: str) -> BotFault:
         """The bot went away: restart it once per game, then give up for the game."""
         if self.process is None:
             return BotFault(
@@ -487,10 +447,10 @@ class RemotePlayer:
         self.process.wait_exit(0.5)  # the connection drops a moment before the exit status
         exit_text = self.process.exit_description()
         detail = f"the bot process {exit_text} ({why}); log: {self.log_path}"
-        self._restart(detail)
+        await self._restart(detail)
         return BotFault("crash", detail, FROM_A_LIVE_BOT, f"the bot process {exit_text}")
 
-    def _restart(self, why: str) -> None:
+    async def _restart(self, why: str) -> None:
         self._close_stream()
         if self.process is None or self._restarts >= 1:
             self._dead = BotFault(
@@ -502,7 +462,7 @@ class RemotePlayer:
         try:
             assert self._game is not None
             self.process.start()
-            self.connect(self._game.name, self._options)
+            await self._connect(self._game.name, self._options)
         except BotStartError as err:
             self._dead = BotFault(
                 "crash", f"{why}; the restart failed: {err}", FROM_A_LIVE_BOT,
@@ -512,52 +472,69 @@ class RemotePlayer:
     # -- notices and the end ------------------------------------------------------------
 
     def end_deal(self, seat: int, deal: Mapping[str, Any]) -> None:
+        """Queued, and sent ahead of the bot's next message (the referee does not wait)."""
         if self._dead is not None or self._info is None or self._codec is None:
             return
         body = self._codec.deal_end_bytes(self._info.SerializeToString(), deal)
-        self._notify(_MSG_DEAL_END, body)
+        self._notices.append((_MSG_DEAL_END, body))
 
     def end_game(self, seat: int, replay: Mapping[str, Any]) -> None:
         if self._dead is None and self._info is not None:
             end = pb.GameEnd(game=self._info, totals=replay["totals"], ranks=replay["ranks"])
-            self._notify(_MSG_GAME_END, end.SerializeToString())
-        self._close_stream_gracefully()
+            self._notices.append((_MSG_GAME_END, end.SerializeToString()))
+        run(self._end_game())
 
-    def _notify(self, number: int, body: bytes) -> None:
-        """A notice the bot may ignore: on the open stream, or a short unary call."""
-        if self.settings.transport == "stream" and self._queue is not None:
-            self._queue.put(field(number, body))
-            return
-        with contextlib.suppress(grpc.RpcError):
-            self._stub_notify(field(number - 1, body), timeout=self.settings.move_timeout)
+    async def _end_game(self) -> None:
+        """Send the notices waiting, end the game's stream from our side and wait (at most
+        move_timeout) for the bot to end its side, so that it has read every notice before
+        its match ends. A bot that fails here has nothing left to be charged with."""
+        try:
+            async with asyncio.timeout(self.settings.move_timeout):
+                await self._send_notices()
+                call, self._call = self._call, None
+                if call is not None:
+                    await call.done_writing()
+                    while await call.read() is not grpc.aio.EOF:
+                        pass  # a well-behaved bot sends nothing more
+        except (TimeoutError, grpc.RpcError):
+            self._notices.clear()
+        self._close_stream()
 
-    def _close_stream_gracefully(self) -> None:
-        """End the game's stream from our side and wait (at most move_timeout) for the
-        bot to end its side, so that it has read every notice before its match ends."""
-        call = self._call
-        if self._queue is not None:
-            self._queue.put(None)
-        self._queue = None
-        self._call = None
-        if call is not None:
-            self._watchdog.arm(time.monotonic() + self.settings.move_timeout, call)
-            try:
-                for _ in call:  # a well-behaved bot sends nothing more
-                    pass
-            except grpc.RpcError:
-                pass  # cancelled by the watchdog, or the bot went away: nothing to record
-            finally:
-                self._watchdog.disarm()
+    async def _send_notices(self) -> None:
+        """The notices waiting: on the game's stream, or each in a short unary call; each
+        within move_timeout. A bot that does not take one is not charged: it is dropped
+        (with the stream, which the next decision opens anew)."""
+        limit = self.settings.move_timeout
+        while self._notices:
+            number, body = self._notices.pop(0)
+            if self.settings.transport == "stream":
+                if self._call is None:
+                    self._open_stream()
+                try:
+                    async with asyncio.timeout(limit):
+                        await _write(self._call, field(number, body))
+                except (TimeoutError, grpc.RpcError):
+                    self._close_stream()
+            else:
+                with contextlib.suppress(grpc.RpcError):
+                    await self._stub_notify(field(number - 1, body), timeout=limit)
 
     def close(self) -> None:
         """End the stream, the channel, and (if the referee started it) the bot."""
         self._close_stream()
-        self._watchdog.close()
-        if self._channel is not None:
-            self._channel.close()
-            self._channel = None
+        if self._channel is not None and not loop_busy():
+            with contextlib.suppress(Exception):
+                run(self._channel.close())
+        self._channel = None
         if self.process is not None:
             self.process.close()
+
+
+async def _write(call: Any, message: bytes) -> None:
+    """Write on a stream; nothing when the call has already ended (its next read
+    raises the status the bot ended it with)."""
+    with contextlib.suppress(asyncio.InvalidStateError):
+        await call.write(message)
 
 
 def _rpc_text(err: grpc.RpcError) -> str:
