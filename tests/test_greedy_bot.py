@@ -9,10 +9,7 @@ results never vary from run to run.
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Sequence
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -24,48 +21,18 @@ from arena.messages import action_message
 from arena.referee import RefereeSettings, play_game
 from arena.sdk import Turn
 from arena.v1 import bot_pb2 as pb
+from tests.greedy_matches import load_greedy_module, pooled_matches, rotated_match
 
-BOT_FILE = Path(__file__).resolve().parent.parent / "sample_bots" / "greedy_bot.py"
 GAME = get_game("trix")
 OPTIONS = GAME.parse_options({})
 MATCH_SEEDS = ("greedy-test-1", "greedy-test-2", "greedy-test-3", "greedy-test-4")
 
 
-def _load_bot_module() -> ModuleType:
-    """The bot file as a module, loaded by path (sample_bots is not a package)."""
-    spec = importlib.util.spec_from_file_location("greedy_bot_under_test", BOT_FILE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-greedy_bot = _load_bot_module()
-
-
-def _rotated_match(seed: str) -> tuple[list[int], list[int], int]:
-    """Four games on one seed, the greedy bot in each seat in turn (rotation r: seat s
-    gets bot (s + r) % 4, bot 0 being greedy): its totals, the random bots' totals and
-    the number of faults."""
-    bot = greedy_bot.GreedyBot()
-    greedy, random, faults = [], [], 0
-    for rotation in range(4):
-        bots = [SdkPlayer(bot), RandomBot(), RandomBot(), RandomBot()]
-        players = [bots[(seat + rotation) % 4] for seat in range(4)]
-        result = play_game(GAME, players, seed, OPTIONS)
-        faults += len(result.faults)
-        for seat, total in enumerate(result.totals):
-            (greedy if (seat + rotation) % 4 == 0 else random).append(total)
-    return greedy, random, faults
+greedy_bot = load_greedy_module("greedy_bot_under_test")
 
 
 def test_beats_random_bots_in_seat_rotated_matches_without_faults() -> None:
-    greedy, random, faults = [], [], 0
-    for seed in MATCH_SEEDS:
-        g, r, f = _rotated_match(seed)
-        greedy += g
-        random += r
-        faults += f
+    greedy, random, faults = pooled_matches(GAME, OPTIONS, MATCH_SEEDS, greedy_bot.GreedyBot)
     assert faults == 0
     assert len(greedy) == 4 * len(MATCH_SEEDS) and len(random) == 3 * len(greedy)
     greedy_mean = sum(greedy) / len(greedy)
@@ -288,32 +255,10 @@ TRIANON_OPTIONS = TRIANON.parse_options({})
 TRIANON_SEEDS = ("greedy-trianon-1", "greedy-trianon-2", "greedy-trianon-3", "greedy-trianon-4")
 
 
-def _rotated_trianon_match(
-    seed: str, opponent: type[FirstBot] = RandomBot, **settings: Any
-) -> tuple[list[int], list[int], int, list[dict[str, Any]]]:
-    """Three games on one seed, the greedy bot in each seat in turn (rotation r: seat s
-    gets bot (s + r) % 3, bot 0 being greedy): its totals, the other bots' totals, the
-    number of faults and the replays."""
-    bot = greedy_bot.GreedyBot()
-    greedy, others, faults, replays = [], [], 0, []
-    for rotation in range(3):
-        bots = [SdkPlayer(bot), opponent(), opponent()]
-        players = [bots[(seat + rotation) % 3] for seat in range(3)]
-        result = play_game(TRIANON, players, seed, TRIANON_OPTIONS, RefereeSettings(**settings))
-        faults += len(result.faults)
-        replays.append(result.replay)
-        for seat, total in enumerate(result.totals):
-            (greedy if (seat + rotation) % 3 == 0 else others).append(total)
-    return greedy, others, faults, replays
-
-
 def test_trianon_beats_random_bots_in_seat_rotated_matches_without_faults() -> None:
-    greedy, random, faults = [], [], 0
-    for seed in TRIANON_SEEDS:
-        g, r, f, _ = _rotated_trianon_match(seed)
-        greedy += g
-        random += r
-        faults += f
+    greedy, random, faults = pooled_matches(
+        TRIANON, TRIANON_OPTIONS, TRIANON_SEEDS, greedy_bot.GreedyBot
+    )
     assert faults == 0
     assert len(greedy) == 3 * len(TRIANON_SEEDS) and len(random) == 2 * len(greedy)
     greedy_mean = sum(greedy) / len(greedy)
@@ -329,7 +274,10 @@ def test_trianon_every_decision_kind_is_answered_legally(opponent: type[FirstBot
     """With ask_forced the bot gets every decision, forced ones included. Against
     bots that always pass (builtin:first) it also declares (and decides to keep or
     raise) and plays Trianon rounds; any illegal answer or exception is a fault."""
-    _, _, faults, replays = _rotated_trianon_match("forced", opponent, ask_forced=True)
+    _, _, faults, replays = rotated_match(
+        TRIANON, TRIANON_OPTIONS, "forced", greedy_bot.GreedyBot(), opponent,
+        RefereeSettings(ask_forced=True),
+    )  # fmt: skip
     assert faults == 0
     if opponent is FirstBot:
         played = {TRIANON.deal_contract(deal) for replay in replays for deal in replay["deals"]}

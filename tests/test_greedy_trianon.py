@@ -2,41 +2,22 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 from arena.bots.builtin import RandomBot
 from arena.bots.local import SdkPlayer
 from arena.games import get_game
 from arena.referee import RefereeSettings, play_game
 from arena.sdk import Turn
 from arena.v1 import bot_pb2 as pb
+from tests.greedy_matches import load_greedy_module, pooled_matches
 
-BOT_FILE = Path(__file__).resolve().parent.parent / "sample_bots" / "greedy_bot.py"
 GAME = get_game("trianon")
 OPTIONS = GAME.parse_options({})
-
-
-def _bot():
-    spec = importlib.util.spec_from_file_location("greedy_trianon_under_test", BOT_FILE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.GreedyBot()
-
-
-BOT = _bot()
+BOT = load_greedy_module("greedy_trianon_under_test").GreedyBot()
 
 
 def test_greedy_beats_random_over_seat_rotated_trianon_matches() -> None:
-    greedy, random, faults = [], [], 0
-    for match in range(8):
-        for rotation in range(3):
-            bots = [SdkPlayer(BOT), RandomBot(), RandomBot()]
-            seats = [bots[(s - rotation) % 3] for s in range(3)]
-            result = play_game(GAME, seats, f"greedy-trianon-{match}", OPTIONS)
-            faults += len(result.faults)
-            for seat, total in enumerate(result.totals):
-                (greedy if seats[seat] is bots[0] else random).append(total)
+    seeds = [f"greedy-trianon-{match}" for match in range(8)]
+    greedy, random, faults = pooled_matches(GAME, OPTIONS, seeds, lambda: BOT)
     assert faults == 0
     assert len(greedy) == 24
     assert sum(greedy) / len(greedy) > sum(random) / len(random) + 150
