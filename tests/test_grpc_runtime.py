@@ -1,0 +1,43 @@
+"""arena/grpc_runtime.py: every arena process picks gRPC core's I/O path before grpc
+loads, and a value the user set is kept."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from arena.grpc_runtime import ARENA_DEFAULT, VARIABLE
+
+SHOW = "import os, sys\nimport arena.sdk\nprint(os.environ.get('GRPC_EXPERIMENTS', '<unset>'))\n"
+
+
+def _seen(env_value: str | None) -> str:
+    env = {k: v for k, v in os.environ.items() if k != VARIABLE}
+    if env_value is not None:
+        env[VARIABLE] = env_value
+    out = subprocess.run(
+        [sys.executable, "-c", SHOW], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+def test_importing_the_arena_sets_the_default_before_grpc_loads() -> None:
+    assert _seen(None) == ARENA_DEFAULT
+
+
+def test_a_value_the_user_set_is_kept() -> None:
+    assert _seen("") == ""
+    assert _seen("event_engine_client") == "event_engine_client"
+
+
+def test_grpc_is_not_imported_before_the_arena_package_runs_choose() -> None:
+    # The setting only works if nothing in arena/__init__ imports grpc first.
+    out = subprocess.run(
+        [sys.executable, "-c", "import sys, arena; print('grpc' in sys.modules)"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.stdout.strip() == "False", out.stderr
