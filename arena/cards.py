@@ -126,11 +126,20 @@ def shuffled_deck(game: str, seed: str, deal_index: int, size: int) -> list[int]
     sorted by (key, position). Two equal 24-bit keys among 52 happen about once in
     12,000 deals and then only order those two cards by position.
     """
+    return list(shuffled_order(game, seed, deal_index, size))
+
+
+def shuffled_order(game: str, seed: str, deal_index: int, size: int) -> bytes:
+    """`shuffled_deck` as bytes (one position per byte), for the engines' deal loops."""
     # Each 4-byte group becomes (key << 8 | position): the sort is then one C call.
     keyed = bytearray(hashlib.shake_256(f"{game}/{seed}/{deal_index}".encode()).digest(4 * size))
-    keyed[3::4] = bytes(range(size))
-    fmt = f">{size}I"
-    return list(struct.pack(fmt, *sorted(struct.unpack(fmt, keyed)))[3::4])
+    keyed[3::4] = _POSITIONS[:size]
+    fmt = _FORMATS.get(size) or _FORMATS.setdefault(size, f">{size}I")
+    return struct.pack(fmt, *sorted(struct.unpack(fmt, keyed)))[3::4]
+
+
+_POSITIONS = bytes(range(256))
+_FORMATS: dict[int, str] = {}
 
 
 def seeded_rng(*parts: object) -> random.Random:

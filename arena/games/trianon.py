@@ -62,7 +62,7 @@ from arena.cards import (
     cards_of,
     codes_of,
     parse_card,
-    shuffled_deck,
+    shuffled_order,
 )
 from arena.errors import CardError, ConfigError, IllegalAction
 from arena.games.base import Action, Event
@@ -248,7 +248,7 @@ def deal_hands(seed: str, deal_index: int) -> tuple[CardSet, ...]:
     The shuffle is a permutation of the positions of the 36-card deck (DECK, ascending
     card ints); seat s gets positions 12s..12s+11, whoever deals.
     """
-    order = shuffled_deck("trianon", seed, deal_index, len(DECK))
+    order = shuffled_order("trianon", seed, deal_index, len(DECK))
     bit = _DECK_BIT.__getitem__
     return tuple(
         sum(map(bit, order[HAND_SIZE * s : HAND_SIZE * s + HAND_SIZE])) for s in range(SEATS)

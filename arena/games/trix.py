@@ -36,7 +36,7 @@ from arena.cards import (
     make_card,
     parse_card,
     parse_cards,
-    shuffled_deck,
+    shuffled_order,
 )
 from arena.errors import CardError, ConfigError, IllegalAction
 from arena.games.base import Action, Event
@@ -246,9 +246,14 @@ class TrixState:
 @lru_cache(maxsize=256)
 def deal_hands(seed: str, deal_index: int) -> tuple[CardSet, ...]:
     """T-2.2: deal `deal_index` (0-based) of the game `seed`; seat s gets 13s..13s+12."""
-    deck = shuffled_deck("trix", seed, deal_index, 52)
-    bit = _CARD_BIT.__getitem__
-    return tuple(sum(map(bit, deck[13 * s : 13 * s + 13])) for s in range(SEATS))
+    deck = shuffled_order("trix", seed, deal_index, 52)
+    bit = _CARD_BIT.__getitem__  # unrolled: a deal is dealt 20 times a game
+    return (
+        sum(map(bit, deck[0:13])),
+        sum(map(bit, deck[13:26])),
+        sum(map(bit, deck[26:39])),
+        sum(map(bit, deck[39:52])),
+    )
 
 
 _bits = cards_of
