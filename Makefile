@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean proto js-bot sandbox-tools
+.PHONY: demo test lint bench clean proto js-bot sandbox-tools bytecode
 
 # The generated gRPC code in arena/v1/ comes from protos/ by this one command;
 # tests/test_proto_sync.py fails when the two disagree.
@@ -39,17 +39,23 @@ sandbox-tools:
 	    echo "warning: bubblewrap (bwrap) is not installed: install it for the bot sandbox"; \
 	  fi; }
 
-demo: $(STAMP) js-bot sandbox-tools
+# Sandboxed bots see the arena read-only and cannot cache the SDK's bytecode themselves
+# (nor can any process where PYTHONDONTWRITEBYTECODE is set): compiling it once here
+# saves each Python bot about 10 ms of CPU at start, on every match of a league.
+bytecode: $(STAMP)
+	$(BIN)/python -m compileall -q arena
+
+demo: $(STAMP) js-bot sandbox-tools bytecode
 	$(BIN)/arena demo
 
-test: $(STAMP) js-bot sandbox-tools
+test: $(STAMP) js-bot sandbox-tools bytecode
 	$(BIN)/ruff check arena tests sample_bots
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check arena tests sample_bots
 
-bench: $(STAMP) js-bot
+bench: $(STAMP) js-bot bytecode
 	$(BIN)/arena bench engine
 	$(BIN)/arena bench referee
 	$(BIN)/arena bench league

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from arena.cards import CARD_CODES, codes_of
+from arena.cards import CARD_CODES, cards_of, codes_of
 from arena.errors import IllegalAction
 from arena.games.base import Action, Game
 from arena.games.trianon import BID_CODES, TrianonView
@@ -27,14 +27,19 @@ PROTOCOL_VERSION = 1
 
 # Field numbers from protos/arena/v1/bot.proto, for the messages built as bytes.
 _OBS_TRICK, _OBS_EVENTS, _OBS_DEAL_SCORES, _OBS_EXPOSED = 5, 4, 9, 14
+_OBS_HAND, _OBS_CARDS_LEFT, _OBS_TRICKS_WON, _OBS_ROWS, _OBS_FINISHED = 3, 6, 7, 15, 16
 _REQ_GAME, _REQ_OBSERVATION, _REQ_LEGAL = 2, 4, 5
 _MSG_DECISION = 1
+_DECISION_ID_TAG = bytes([1 << 3 | 0])  # DecisionRequest.decision_id, a varint
 _DEAL_END_GAME = 1
 
 ActionKey = tuple[str, str, str, tuple[str, ...], str]
+_SMALL_VARINTS = tuple(bytes([value]) for value in range(0x80))
 
 
 def _varint(value: int) -> bytes:
+    if value < 0x80:
+        return _SMALL_VARINTS[value]
     out = bytearray()
     while value > 0x7F:
         out.append((value & 0x7F) | 0x80)
@@ -95,6 +100,7 @@ class WireCodec:
         self._deal_end: tuple[Any, bytes] = (None, b"")
         self._seen_events: tuple[tuple, bytes] = ((), b"")
         self._seen_scores: tuple[Any, bytes] = (None, b"")
+        self._head: dict[tuple[str, int, int], bytes] = {}
 
     def action_bytes(self, action: Action) -> bytes:
         """The serialized Action message of an engine action."""
@@ -171,14 +177,16 @@ class WireCodec:
         time_bank_ms: int = 0,
     ) -> bytes:
         """A serialized DecisionRequest. `game_info` is `game_info_bytes(...)`, made once."""
-        head = pb.DecisionRequest(
-            decision_id=decision_id,
-            kind=view.kind,
-            time_ms=time_ms,
-            time_bank_ms=time_bank_ms,
-        ).SerializeToString()
+        key = (view.kind, time_ms, time_bank_ms)
+        tail = self._head.get(key)
+        if tail is None:  # kind, time_ms and time_bank_ms change rarely: encoded once
+            tail = self._head[key] = pb.DecisionRequest(
+                kind=view.kind, time_ms=time_ms, time_bank_ms=time_bank_ms
+            ).SerializeToString()
         return (
-            head
+            _DECISION_ID_TAG
+            + _varint(decision_id)
+            + tail
             + game_info
             + field(_REQ_OBSERVATION, self.observation_bytes(view))
             + self.legal_bytes(legal)
@@ -225,6 +233,23 @@ _TRICK_CARD = {
     for seat in range(4)
     for card in range(52)
 }
+_HAND_CARD = tuple(field(_OBS_HAND, CARD_CODES[card].encode()) for card in range(52))
+_ROW_CARD = tuple(field(_OBS_ROWS, CARD_CODES[card].encode()) for card in range(52))
+_PACKED: dict[tuple[int, tuple[int, ...]], bytes] = {}
+
+
+def _packed(number: int, values: Sequence[int]) -> bytes:
+    """A packed repeated unsigned field (cards left, tricks won, seats gone out), cached
+    by value: a deal has few distinct ones."""
+    key = (number, tuple(values))
+    encoded = _PACKED.get(key)
+    if encoded is None:
+        if len(_PACKED) > 4096:
+            _PACKED.clear()
+        encoded = _PACKED[key] = field(number, b"".join(map(_varint, key[1])))
+    return encoded
+
+
 _EXPOSED: dict[int, bytes] = {}
 
 
@@ -263,15 +288,23 @@ def _trix_observation(view: TrixView) -> bytes:
             contracts_left=[CONTRACTS[c] for c in range(5) if view.contracts_left >> c & 1],
             declarer=-1,
         ).SerializeToString()
-    body = pb.Observation(
-        hand=codes_of(view.hand),
-        cards_left=view.cards_left,
-        tricks_won=view.tricks_won,
-        rows=codes_of(view.rows) if view.rows else (),
-        finished=view.finished,
-    ).SerializeToString()
+    body = (
+        b"".join(map(_HAND_CARD.__getitem__, cards_of(view.hand)))
+        + _packed(_OBS_CARDS_LEFT, view.cards_left)
+        + _packed(_OBS_TRICKS_WON, view.tricks_won)
+        + (b"".join(map(_ROW_CARD.__getitem__, cards_of(view.rows))) if view.rows else b"")
+        + (_packed(_OBS_FINISHED, view.finished) if view.finished else b"")
+    )
     trick = b"".join([_TRICK_CARD[item] for item in view.trick])
-    return head + body + trick + b"".join([_exposed_field(m) for m in view.exposed])
+    exposed = _EXPOSED_BY_SEAT.get(view.exposed)
+    if exposed is None:
+        if len(_EXPOSED_BY_SEAT) > 4096:
+            _EXPOSED_BY_SEAT.clear()
+        exposed = _EXPOSED_BY_SEAT[view.exposed] = b"".join(map(_exposed_field, view.exposed))
+    return head + body + trick + exposed
+
+
+_EXPOSED_BY_SEAT: dict[tuple[int, ...], bytes] = {}
 
 
 def _trianon_observation(view: TrianonView) -> bytes:

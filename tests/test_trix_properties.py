@@ -186,3 +186,20 @@ def test_golden_legal_action_counts() -> None:
             (i for i, (a, e) in enumerate(zip(actual[seed], counts, strict=True)) if a != e), None
         )
         assert mismatch is None, f"{seed}: decision {mismatch} has a different count"
+
+
+def _cards_left_match_the_hands(state: trix.TrixState) -> None:
+    view = observe(state, state.to_move)
+    assert view.cards_left == tuple(h.bit_count() for h in state.hands)
+
+
+@PROPERTY
+@given(seed=seeds, options=options_strategy)
+def test_cards_left_in_a_view_are_the_cards_each_hand_holds(
+    seed: str, options: TrixOptions
+) -> None:
+    """T-8.1 makes the number of cards each seat holds public; the view works it out
+    from public facts alone (tricks won and the trick, or the Trix rows' events)."""
+    random_walk(
+        seed, TrixOptions(**{**options.__dict__, "kingdoms": 1}), _cards_left_match_the_hands
+    )

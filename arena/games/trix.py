@@ -185,7 +185,16 @@ class TrixView(NamedTuple):
 
     @property
     def cards_left(self) -> tuple[int, ...]:
-        """Cards each seat still holds: 13 less the cards it played this deal (public)."""
+        """Cards each seat still holds: 13 less the cards it played this deal (public).
+
+        In a trick contract every seat has played one card per finished trick, plus
+        its card in the current one; only the Trix contract needs the events counted."""
+        if self.contract != TRIX:
+            done = 13 - sum(self.tricks_won)
+            left = [done, done, done, done]
+            for seat, _card in self.trick:
+                left[seat] -= 1
+            return tuple(left)
         left = [13, 13, 13, 13]
         for seat, action in self.events:
             if action < 52:
