@@ -40,6 +40,8 @@ _SMALL_VARINTS = tuple(bytes([value]) for value in range(0x80))
 def _varint(value: int) -> bytes:
     if value < 0x80:
         return _SMALL_VARINTS[value]
+    if value < 0x4000:  # a request's length, a decision id: two bytes
+        return bytes((value & 0x7F | 0x80, value >> 7))
     out = bytearray()
     while value > 0x7F:
         out.append((value & 0x7F) | 0x80)
