@@ -66,8 +66,8 @@ def command_argv(command: str, base_dir: Path | None = None) -> list[str]:
     return argv
 
 
-def descendants(pid: int) -> set[int]:
-    """Every live process below `pid`, from /proc."""
+def process_tree() -> dict[int, list[int]]:
+    """Every live process's children, by parent pid, from one scan of /proc."""
     children: dict[int, list[int]] = {}
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
@@ -79,6 +79,12 @@ def descendants(pid: int) -> set[int]:
             continue
         ppid = int(stat[stat.rindex(b")") + 2 :].split()[1])
         children.setdefault(ppid, []).append(int(entry.name))
+    return children
+
+
+def descendants(pid: int, tree: dict[int, list[int]] | None = None) -> set[int]:
+    """Every live process below `pid`, from /proc (or from a `process_tree()` just taken)."""
+    children = process_tree() if tree is None else tree
     found: set[int] = set()
     stack = [pid]
     while stack:
@@ -217,7 +223,8 @@ class BotProcess:
         pid = process.pid
         everyone: set[int] = set()
         for sig in (signal.SIGTERM, signal.SIGKILL):
-            victims = descendants(pid) | self._orphans()
+            tree = process_tree()  # one scan serves both searches
+            victims = descendants(pid, tree) | self._orphans(tree)
             everyone |= victims
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(pid, sig)
@@ -241,11 +248,11 @@ class BotProcess:
         with _live_lock:
             _live.discard(self)
 
-    def _orphans(self) -> set[int]:
+    def _orphans(self, tree: dict[int, list[int]] | None = None) -> set[int]:
         """Processes below the referee whose environment holds this bot's address."""
         marker = f"{self.marker}\0".encode()
         found = set()
-        for pid in descendants(os.getpid()):
+        for pid in descendants(os.getpid(), tree):
             try:
                 with open(f"/proc/{pid}/environ", "rb") as f:
                     if marker in f.read() + b"\0":
@@ -301,7 +308,8 @@ def kill_all_now() -> None:
         pid = bot.pid
         if pid <= 0:
             continue
-        victims = descendants(pid) | bot._orphans()
+        tree = process_tree()
+        victims = descendants(pid, tree) | bot._orphans(tree)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(pid, signal.SIGKILL)
         for victim in victims:
