@@ -6,7 +6,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
+import pytest
+
+from arena.bots.process import BotProcess
+from arena.bots.sandbox import Sandbox
 from arena.grpc_runtime import ARENA_DEFAULT, VARIABLE
 
 SHOW = "import os, sys\nimport arena.sdk\nprint(os.environ.get('GRPC_EXPERIMENTS', '<unset>'))\n"
@@ -41,3 +46,25 @@ def test_grpc_is_not_imported_before_the_arena_package_runs_choose() -> None:
         timeout=60,
     )
     assert out.stdout.strip() == "False", out.stderr
+
+
+@pytest.mark.parametrize("sandboxed", [True, False])
+def test_a_started_bot_gets_the_referees_setting_even_in_the_sandbox(
+    sandboxed: bool, tmp_path: Path
+) -> None:
+    """The sandbox clears the environment; the setting (the user's, or the arena's
+    default) is passed through, so bot and referee use the same gRPC I/O path."""
+    log = tmp_path / "bot.log"
+    script = "import os; print('seen', os.environ.get('GRPC_EXPERIMENTS'), flush=True)"
+    bot = BotProcess(
+        [sys.executable, "-c", script],
+        log,
+        cwd=tmp_path,
+        sandbox=Sandbox() if sandboxed else None,
+    )
+    try:
+        bot.start()
+        bot.wait_exit(30)
+    finally:
+        bot.close()
+    assert log.read_text().split() == ["seen", os.environ[VARIABLE]]
