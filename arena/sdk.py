@@ -26,7 +26,6 @@ import random
 import signal
 import sys
 import traceback
-from functools import cached_property
 from typing import Any
 
 import grpc
@@ -38,6 +37,23 @@ from arena.v1 import bot_pb2_grpc as pb_grpc
 PROTOCOL_VERSION = 1
 ADDRESS_VARIABLE = "ARENA_BOT_ADDRESS"
 MAX_MESSAGE_BYTES = 1 << 20
+
+
+class _once:  # noqa: N801 (used as a decorator, like functools.cached_property)
+    """`functools.cached_property` without its lock (Python 3.11 takes one on every
+    first access, which was a third of a random bot's turn). A turn belongs to one
+    handler call, so there is nothing to lock against."""
+
+    def __init__(self, compute: Any) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    def __get__(self, turn: Any, owner: Any = None) -> Any:
+        if turn is None:
+            return self
+        value = turn.__dict__[self.name] = self.compute(turn)  # shadows this from now on
+        return value
 
 
 class Turn:
@@ -61,25 +77,25 @@ class Turn:
         self.time_bank_ms: int = request.time_bank_ms
         self.decision_id: int = request.decision_id
 
-    @cached_property
+    @_once
     def legal(self) -> list[dict[str, Any]]:
         return [action_dict(a) for a in self.request.legal]
 
-    @cached_property
+    @_once
     def view(self) -> dict[str, Any]:
         return observation_dict(self.request.observation)
 
-    @cached_property
+    @_once
     def game(self) -> dict[str, Any]:
         return game_dict(self.request.game)
 
-    @cached_property
+    @_once
     def _seed_bits(self) -> int:
         info = self.request.game
         text = f"{info.seed}/{info.seat}/{self.decision_id}".encode()
         return int.from_bytes(hashlib.sha256(text).digest(), "big")
 
-    @cached_property
+    @_once
     def rng(self) -> random.Random:
         return random.Random(self._seed_bits)
 
