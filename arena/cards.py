@@ -103,8 +103,30 @@ def iter_cards(mask: CardSet) -> Iterator[Card]:
     return iter(cards_of(mask))
 
 
+class _SuitCodes(dict):
+    """The codes of one suit's cards for each 13-bit rank mask, made on first use
+    (all 4 x 8192 up front would cost some 40 ms at every import)."""
+
+    def __init__(self, suit: int) -> None:
+        super().__init__()
+        self.cards = SUIT_TABLES[suit]
+
+    def __missing__(self, ranks: int) -> tuple[str, ...]:
+        codes = self[ranks] = tuple(map(CARD_CODES.__getitem__, self.cards[ranks]))
+        return codes
+
+
+_CLUBS_C, _DIAMONDS_C, _HEARTS_C, _SPADES_C = (_SuitCodes(suit) for suit in range(4))
+
+
 def codes_of(mask: CardSet) -> list[str]:
-    return list(map(CARD_CODES.__getitem__, cards_of(mask)))
+    """The codes of `mask`'s cards, low to high (replays, observations, messages)."""
+    return [
+        *_CLUBS_C[mask & 0x1FFF],
+        *_DIAMONDS_C[mask >> 13 & 0x1FFF],
+        *_HEARTS_C[mask >> 26 & 0x1FFF],
+        *_SPADES_C[mask >> 39 & 0x1FFF],
+    ]
 
 
 def parse_cards(codes: Iterable[str]) -> CardSet:
