@@ -68,3 +68,19 @@ def test_a_started_bot_gets_the_referees_setting_even_in_the_sandbox(
     finally:
         bot.close()
     assert log.read_text().split() == ["seen", os.environ[VARIABLE]]
+
+
+def test_this_grpcio_knows_the_experiments_the_arena_turns_off() -> None:
+    """gRPC core prints 'Unknown experiment' for a name it does not know: a grpcio
+    that dropped the iomgr path would say so in every arena process. This catches it."""
+    code = (
+        "import arena.sdk, grpc\n"
+        "grpc.insecure_channel('unix:/nonexistent/arena.sock').close()\n"
+        "print('ok')\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != VARIABLE}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert out.stdout.strip() == "ok", out.stderr
+    assert "Unknown experiment" not in out.stderr, out.stderr
