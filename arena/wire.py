@@ -182,6 +182,8 @@ class WireCodec:
         key = (view.kind, time_ms, time_bank_ms)
         tail = self._head.get(key)
         if tail is None:  # kind, time_ms and time_bank_ms change rarely: encoded once
+            if len(self._head) > 256:  # a time bank that keeps shrinking
+                self._head.clear()
             tail = self._head[key] = pb.DecisionRequest(
                 kind=view.kind, time_ms=time_ms, time_bank_ms=time_bank_ms
             ).SerializeToString()
