@@ -88,6 +88,22 @@ def wrap_decision(request: bytes) -> bytes:
     return field(_MSG_DECISION, request)
 
 
+class _Encodings(dict):
+    """Encoded bytes by key, made by `encode(key)` on the first look-up of a key (a hit
+    is a plain dict look-up); emptied when it outgrows `limit`, so it stays small."""
+
+    def __init__(self, encode: Callable[[Any], bytes], limit: int = 4096) -> None:
+        super().__init__()
+        self.encode = encode
+        self.limit = limit
+
+    def __missing__(self, key: Any) -> bytes:
+        if len(self) >= self.limit:
+            self.clear()
+        encoded = self[key] = self.encode(key)
+        return encoded
+
+
 class WireCodec:
     """The encodings of one game's actions and views, cached for the life of a process."""
 
@@ -102,7 +118,14 @@ class WireCodec:
         self._deal_end: tuple[Any, bytes] = (None, b"")
         self._seen_events: tuple[tuple, bytes] = ((), b"")
         self._seen_scores: tuple[Any, bytes] = (None, b"")
-        self._head: dict[tuple[str, int, int], bytes] = {}
+        # kind, time_ms and time_bank_ms change rarely: the request head is encoded once
+        # per combination (the bound is for a time bank that keeps shrinking)
+        self._head = _Encodings(
+            lambda key: pb.DecisionRequest(
+                kind=key[0], time_ms=key[1], time_bank_ms=key[2]
+            ).SerializeToString(),
+            limit=256,
+        )
 
     def action_bytes(self, action: Action) -> bytes:
         """The serialized Action message of an engine action."""
@@ -179,18 +202,10 @@ class WireCodec:
         time_bank_ms: int = 0,
     ) -> bytes:
         """A serialized DecisionRequest. `game_info` is `game_info_bytes(...)`, made once."""
-        key = (view.kind, time_ms, time_bank_ms)
-        tail = self._head.get(key)
-        if tail is None:  # kind, time_ms and time_bank_ms change rarely: encoded once
-            if len(self._head) > 256:  # a time bank that keeps shrinking
-                self._head.clear()
-            tail = self._head[key] = pb.DecisionRequest(
-                kind=view.kind, time_ms=time_ms, time_bank_ms=time_bank_ms
-            ).SerializeToString()
         return (
             _DECISION_ID_TAG
             + _varint(decision_id)
-            + tail
+            + self._head[view.kind, time_ms, time_bank_ms]
             + game_info
             + field(_REQ_OBSERVATION, self.observation_bytes(view))
             + self.legal_bytes(legal)
@@ -239,34 +254,37 @@ _TRICK_CARD = {
 }
 _HAND_CARD = tuple(field(_OBS_HAND, CARD_CODES[card].encode()) for card in range(52))
 _ROW_CARD = tuple(field(_OBS_ROWS, CARD_CODES[card].encode()) for card in range(52))
-_PACKED: dict[tuple[int, tuple[int, ...]], bytes] = {}
+_PACKED = _Encodings(lambda key: field(key[0], b"".join(map(_varint, key[1]))))
 
 
 def _packed(number: int, values: Sequence[int]) -> bytes:
     """A packed repeated unsigned field (cards left, tricks won, seats gone out), cached
     by value: a deal has few distinct ones."""
-    key = (number, tuple(values))
-    encoded = _PACKED.get(key)
-    if encoded is None:
-        if len(_PACKED) > 4096:
-            _PACKED.clear()
-        encoded = _PACKED[key] = field(number, b"".join(map(_varint, key[1])))
-    return encoded
+    return _PACKED[number, tuple(values)]
 
 
-_EXPOSED: dict[int, bytes] = {}
+# One seat's exposed cards (field 14), and the four seats' together.
+_EXPOSED = _Encodings(
+    lambda mask: field(_OBS_EXPOSED, pb.Cards(cards=codes_of(mask)).SerializeToString())
+)
+_EXPOSED_BY_SEAT = _Encodings(lambda masks: b"".join(map(_EXPOSED.__getitem__, masks)))
 
 
-def _exposed_field(mask: int) -> bytes:
-    encoded = _EXPOSED.get(mask)
-    if encoded is None:
-        encoded = _EXPOSED[mask] = field(
-            _OBS_EXPOSED, pb.Cards(cards=codes_of(mask)).SerializeToString()
-        )
-    return encoded
+def _deal_head(key: tuple) -> bytes:
+    seat, deal, king, first_king, contract, contracts_left, totals = key
+    return pb.Observation(
+        seat=seat,
+        deal=deal,
+        totals=totals,
+        king=king,
+        first_king=first_king,
+        contract=CONTRACTS[contract] if contract >= 0 else "",
+        contracts_left=[CONTRACTS[c] for c in range(5) if contracts_left >> c & 1],
+        declarer=-1,
+    ).SerializeToString()
 
 
-_DEAL_HEAD: dict[tuple, bytes] = {}
+_DEAL_HEAD = _Encodings(_deal_head)
 
 
 def _trix_observation(view: TrixView) -> bytes:
@@ -274,24 +292,10 @@ def _trix_observation(view: TrixView) -> bytes:
 
     The fields that stay the same through a deal (seat, deal, King, contract, totals)
     are encoded once per deal and seat; only the rest is built per decision."""
-    key = (
+    head = _DEAL_HEAD[
         view.seat, view.deal, view.king, view.first_king, view.contract,
         view.contracts_left, view.totals,
-    )  # fmt: skip
-    head = _DEAL_HEAD.get(key)
-    if head is None:
-        if len(_DEAL_HEAD) > 4096:
-            _DEAL_HEAD.clear()
-        head = _DEAL_HEAD[key] = pb.Observation(
-            seat=view.seat,
-            deal=view.deal,
-            totals=view.totals,
-            king=view.king,
-            first_king=view.first_king,
-            contract=CONTRACTS[view.contract] if view.contract >= 0 else "",
-            contracts_left=[CONTRACTS[c] for c in range(5) if view.contracts_left >> c & 1],
-            declarer=-1,
-        ).SerializeToString()
+    ]  # fmt: skip
     body = (
         b"".join(map(_HAND_CARD.__getitem__, cards_of(view.hand)))
         + _packed(_OBS_CARDS_LEFT, view.cards_left)
@@ -300,15 +304,7 @@ def _trix_observation(view: TrixView) -> bytes:
         + (_packed(_OBS_FINISHED, view.finished) if view.finished else b"")
     )
     trick = b"".join([_TRICK_CARD[item] for item in view.trick])
-    exposed = _EXPOSED_BY_SEAT.get(view.exposed)
-    if exposed is None:
-        if len(_EXPOSED_BY_SEAT) > 4096:
-            _EXPOSED_BY_SEAT.clear()
-        exposed = _EXPOSED_BY_SEAT[view.exposed] = b"".join(map(_exposed_field, view.exposed))
-    return head + body + trick + exposed
-
-
-_EXPOSED_BY_SEAT: dict[tuple[int, ...], bytes] = {}
+    return head + body + trick + _EXPOSED_BY_SEAT[view.exposed]
 
 
 def _trianon_observation(view: TrianonView) -> bytes:
