@@ -226,8 +226,7 @@ class BotProcess:
         pid = process.pid
         everyone: set[int] = set()
         for sig in (signal.SIGTERM, signal.SIGKILL):
-            tree = process_tree()  # one scan serves both searches
-            victims = descendants(pid, tree) | self._orphans(tree)
+            victims = self._victims()
             everyone |= victims
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(pid, sig)
@@ -251,7 +250,13 @@ class BotProcess:
         with _live_lock:
             _live.discard(self)
 
-    def _orphans(self, tree: dict[int, list[int]] | None = None) -> set[int]:
+    def _victims(self) -> set[int]:
+        """Every process to end with this bot: those below it and its orphans, from one
+        scan of /proc."""
+        tree = process_tree()
+        return descendants(self.pid, tree) | self._orphans(tree)
+
+    def _orphans(self, tree: dict[int, list[int]]) -> set[int]:
         """Processes below the referee whose environment holds this bot's address."""
         marker = f"{self.marker}\0".encode()
         found = set()
@@ -311,8 +316,7 @@ def kill_all_now() -> None:
         pid = bot.pid
         if pid <= 0:
             continue
-        tree = process_tree()
-        victims = descendants(pid, tree) | bot._orphans(tree)
+        victims = bot._victims()
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(pid, signal.SIGKILL)
         for victim in victims:

@@ -25,8 +25,6 @@ from arena.league.schedule import ScheduledMatch
 from arena.matches import play_match
 from arena.referee import RefereeSettings
 
-# -- the worker side --------------------------------------------------------------------
-
 
 def worker_init(parent: int) -> None:
     """Workers leave Ctrl-C to the main process; on SIGTERM, or when the main process
