@@ -14,7 +14,7 @@ from arena.bots.process import BotProcess
 from arena.bots.sandbox import Sandbox
 from arena.grpc_runtime import ARENA_DEFAULT, VARIABLE
 
-SHOW = "import os, sys\nimport arena.sdk\nprint(os.environ.get('GRPC_EXPERIMENTS', '<unset>'))\n"
+SHOW = "import os\nimport arena.sdk\nprint(os.environ.get('GRPC_EXPERIMENTS', '<unset>'))\n"
 
 
 def _seen(env_value: str | None) -> str:
