@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from arena.bots.builtin import make_builtin
 from arena.cards import seeded_rng
+from arena.errors import ArenaError
 from arena.games import get_game
 from arena.referee import play_game
 
@@ -72,6 +73,7 @@ class RefereeFigures:
     message_bytes: int
     bare_us: float
     wait_seconds: float = 0.0  # waiting for answers: the round trip and the bot's own work
+    bare_four_us: float = 0.0  # the bare echo taking turns over four servers, like the bots
 
     @property
     def decisions_per_second(self) -> float:
@@ -89,6 +91,11 @@ class RefereeFigures:
     @property
     def ratio(self) -> float:
         return self.referee_us / self.bare_us
+
+    @property
+    def ratio_four(self) -> float:
+        """Against the echo spread over four servers: the transport as the game uses it."""
+        return self.referee_us / self.bare_four_us
 
     @property
     def wait_us(self) -> float:
@@ -135,42 +142,51 @@ def serve_echo() -> None:
     asyncio.run(main())
 
 
-def bare_round_trip(address: str, size: int, transport: str, count: int = 2000) -> float:
+def bare_round_trip(
+    addresses: str | list[str], size: int, transport: str, count: int = 2000
+) -> float:
     """Mean microseconds for one message each way, the way RemotePlayer sends them
-    (grpc.aio, on this thread's event loop)."""
+    (grpc.aio, on this thread's event loop). With several addresses the messages go to
+    each server in turn, as a game's decisions go round its bots."""
     from arena.loop import run
 
-    return run(_bare_round_trip(address, size, transport, count))
+    targets = [addresses] if isinstance(addresses, str) else list(addresses)
+    return run(_bare_round_trip(targets, size, transport, count))
 
 
-async def _bare_round_trip(address: str, size: int, transport: str, count: int) -> float:
+async def _bare_round_trip(addresses: list[str], size: int, transport: str, count: int) -> float:
     import grpc
 
-    channel = grpc.aio.insecure_channel(address)
+    channels = [grpc.aio.insecure_channel(address) for address in addresses]
     message = b"\x0a" * size
     try:
-        await asyncio.wait_for(channel.channel_ready(), 10)
+        for channel in channels:
+            await asyncio.wait_for(channel.channel_ready(), 10)
         if transport == "unary":
-            unary = channel.unary_unary("/arena.bench.Echo/Unary")
-            for _ in range(50):
-                await unary(message, timeout=5)
+            unaries = [channel.unary_unary("/arena.bench.Echo/Unary") for channel in channels]
+            for i in range(50):
+                await unaries[i % len(unaries)](message, timeout=5)
             start = time.perf_counter()
-            for _ in range(count):
-                await unary(message, timeout=5)
+            for i in range(count):
+                await unaries[i % len(unaries)](message, timeout=5)
             return (time.perf_counter() - start) / count * 1e6
-        call = channel.stream_stream("/arena.bench.Echo/Stream")(timeout=600)
-        for _ in range(50):
+        calls = [c.stream_stream("/arena.bench.Echo/Stream")(timeout=600) for c in channels]
+        for i in range(50):
+            call = calls[i % len(calls)]
             await call.write(message)
             await call.read()
         start = time.perf_counter()
-        for _ in range(count):
+        for i in range(count):
+            call = calls[i % len(calls)]
             await call.write(message)
             await call.read()
         elapsed = time.perf_counter() - start
-        await call.done_writing()
+        for call in calls:
+            await call.done_writing()
         return elapsed / count * 1e6
     finally:
-        await channel.close()
+        for channel in channels:
+            await channel.close()
 
 
 def bench_referee(games: int = 6, transport: str = "stream") -> RefereeFigures:
@@ -180,7 +196,7 @@ def bench_referee(games: int = 6, transport: str = "stream") -> RefereeFigures:
     import tempfile
     from pathlib import Path
 
-    from arena.bots.process import BotProcess
+    from arena.bots.process import BotProcess, wait_for_socket
     from arena.bots.remote import RemotePlayer, RemoteSettings
     from arena.bots.spec import started_players
     from arena.wire import wrap_decision
@@ -221,16 +237,27 @@ def bench_referee(games: int = 6, transport: str = "stream") -> RefereeFigures:
         referee_seconds = sum(p.referee_seconds for p in remote)
         wait_seconds = sum(p.wait_seconds for p in remote)
     size = int(sum(sizes) / len(sizes))
-    echo = BotProcess(
-        [sys.executable, "-c", "from arena.bench import serve_echo; serve_echo()"],
-        logs / "echo.log",
-    )
-    echo.start()
+    echoes = [
+        BotProcess(
+            [sys.executable, "-c", "from arena.bench import serve_echo; serve_echo()"],
+            logs / f"echo{i}.log",
+        )
+        for i in range(4)
+    ]
     try:
-        bare = bare_round_trip(echo.address, size, transport)
+        for echo in echoes:
+            echo.start()
+        for echo in echoes:
+            if not wait_for_socket(echo.socket_path, echo, 10):
+                raise ArenaError(f"the bench's echo server did not start; its log: {echo.log_path}")
+        bare = bare_round_trip(echoes[0].address, size, transport)
+        bare_four = bare_round_trip([echo.address for echo in echoes], size, transport)
     finally:
-        echo.close()
-    return RefereeFigures(games, decisions, seconds, referee_seconds, size, bare, wait_seconds)
+        for echo in echoes:
+            echo.close()
+    return RefereeFigures(
+        games, decisions, seconds, referee_seconds, size, bare, wait_seconds, bare_four
+    )
 
 
 def bench_league(matches: int = 12, workers: int = 2) -> tuple[int, float]:

@@ -565,6 +565,10 @@ def bench_referee_cmd(
                 f"({mode}, {f.message_bytes} bytes) {f.bare_us:.0f} us; ratio {f.ratio:.2f}"
             )
             typer.echo(
+                f"  the bare round trip taking turns over four echo servers, as the decisions "
+                f"go round the four bots: {f.bare_four_us:.0f} us; ratio {f.ratio_four:.2f}"
+            )
+            typer.echo(
                 f"  of which waiting for the answer {f.wait_us:.0f} us (the round trip and the "
                 f"Python bot's own work), the referee's own work {f.own_us:.0f} us "
                 f"(engine, forced moves, encoding, checking)"
