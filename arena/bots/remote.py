@@ -26,6 +26,7 @@ from typing import Any
 import grpc
 from google.protobuf.message import DecodeError
 
+from arena.bots.deadline import DecisionDeadline
 from arena.bots.process import BotProcess, wait_for_socket
 from arena.errors import ArenaError, IllegalAction
 from arena.games import get_game
@@ -102,6 +103,7 @@ class RemotePlayer:
         self._dead: BotFault | None = None
         self._bank = 0.0
         self._call: Any = None  # the game's open Play stream (grpc.aio), if any
+        self._deadline = DecisionDeadline()  # cancels a wait on the stream past its deadline
         self._notices: list[tuple[int, bytes]] = []  # sent before the next message
         self._game_seq = 0
 
@@ -330,17 +332,23 @@ class RemotePlayer:
             ) from None
 
     async def _ask_stream(self, data: bytes, deadline: float) -> pb.DecisionReply:
-        """One decision on the game's Play stream: the notices waiting, the request, and
-        the answer, all within the decision's deadline (`time.monotonic` is the loop's
-        clock)."""
+        """One decision on the game's Play stream: the request and the answer, within
+        the decision's deadline (`time.monotonic` is the loop's clock), which one timer
+        per bot keeps (arena.bots.deadline)."""
         if self._call is None:
             self._open_stream()
         call = self._call
+        clock = self._deadline
+        clock.start(deadline)
         try:
-            async with asyncio.timeout_at(deadline):
+            try:
                 await _write(call, wrap_decision(data))
                 answer = await call.read()  # raises the status of a call the bot ended
-        except TimeoutError:
+            finally:
+                expired = clock.finish()
+        except asyncio.CancelledError:
+            if not expired:
+                raise  # the referee itself is being cancelled
             self._close_stream()
             raise self._timeout_fault() from None
         except grpc.RpcError as err:
@@ -522,6 +530,7 @@ class RemotePlayer:
     def close(self) -> None:
         """End the stream, the channel, and (if the referee started it) the bot."""
         self._close_stream()
+        self._deadline.close()
         if self._channel is not None and not loop_busy():
             with contextlib.suppress(Exception):
                 run(self._channel.close())
