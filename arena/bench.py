@@ -139,7 +139,9 @@ def serve_echo() -> None:
         await server.start()
         await server.wait_for_termination()
 
-    asyncio.run(main())
+    from arena.loop import run_main
+
+    run_main(main())  # the SDK's loop, as a bot's
 
 
 def bare_round_trip(

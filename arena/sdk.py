@@ -30,6 +30,7 @@ from typing import Any
 
 import grpc
 
+from arena.loop import run_main
 from arena.messages import action_dict, action_message, deal_end_dict, game_dict, observation_dict
 from arena.v1 import bot_pb2 as pb
 from arena.v1 import bot_pb2_grpc as pb_grpc
@@ -227,7 +228,7 @@ def serve(bot: Bot, address: str | None = None) -> None:
             f"a bot by hand: {ADDRESS_VARIABLE}=127.0.0.1:50051 python my_bot.py, then "
             "play it as grpc:127.0.0.1:50051"
         )
-    asyncio.run(_serve(bot, address))
+    run_main(_serve(bot, address))  # on uvloop's loop when installed (arena.loop)
 
 
 async def _serve(bot: Bot, address: str) -> None:

@@ -27,6 +27,7 @@ from pathlib import Path
 from arena.bots.sandbox import INSIDE_SHARE, Sandbox, Slot, trusted_socket, wrap
 from arena.errors import ConfigError
 from arena.grpc_runtime import VARIABLE as GRPC_VARIABLE
+from arena.loop import VARIABLE as LOOP_VARIABLE
 
 ADDRESS_VARIABLE = "ARENA_BOT_ADDRESS"
 MARKER_VARIABLE = "ARENA_BOT_ID"  # in every started bot's environment: finds its orphans
@@ -152,8 +153,9 @@ class BotProcess:
             MARKER_VARIABLE: self.bot_id,
             "PYTHONUNBUFFERED": "1",
         }
-        if GRPC_VARIABLE in os.environ:  # gRPC core's I/O path, into the sandbox too
-            variables[GRPC_VARIABLE] = os.environ[GRPC_VARIABLE]
+        for name in (GRPC_VARIABLE, LOOP_VARIABLE):  # gRPC's I/O path and the event loop,
+            if name in os.environ:  # into the sandbox too (it clears the environment)
+                variables[name] = os.environ[name]
         argv = self.argv
         program = argv[0] if "/" in argv[0] else shutil.which(argv[0], path=os.environ.get("PATH"))
         if not program or not os.access(program, os.X_OK):  # say so here, not in a sandbox
