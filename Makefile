@@ -1,9 +1,9 @@
 # The two commands: `make demo` and `make test`. Both create .venv when missing.
 # The interpreter .venv is made from: the first of /usr/bin/python3.11, python3.11 and
 # python3 that is Python 3.11 or newer and can make a virtualenv. The distribution's
-# python3.11 comes first because it is built for speed (one static binary, no shared
-# libpython); pyenv's default build loads libpython3.11.so and ran the engine, the
-# referee and leagues 12-25% slower on this project's machine (README "The two
+# python3.11 comes first because it is built for speed (one static binary); pyenv's
+# default build loads libpython3.11.so, has no --enable-optimizations, and ran the
+# engine and leagues 12-25% slower on this project's machine (README "The two
 # commands"). `make PYTHON=/path/to/python3 ...` chooses another.
 PYTHON ?= $(shell for p in /usr/bin/python3.11 python3.11 python3; do \
 	  $$p -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' \
