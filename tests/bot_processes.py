@@ -1,15 +1,17 @@
-"""Finding live processes from /proc, for tests that check no bot outlives its match."""
+"""Finding live processes from /proc, for tests that check no bot outlives its match;
+and what a started bot sees of the environment."""
 
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.bots.process import MARKER_VARIABLE, descendants
-from arena.bots.sandbox import MAX_SLOTS, SLOT_UID_BASE
+from arena.bots.process import MARKER_VARIABLE, BotProcess, descendants
+from arena.bots.sandbox import MAX_SLOTS, SLOT_UID_BASE, Sandbox
 
 
 @dataclass(frozen=True)
@@ -84,3 +86,19 @@ def bot_processes_left(
         time.sleep(0.05)
         left = bot_processes(uids, before)
     return left
+
+
+def variable_seen_by_a_started_bot(name: str, folder: Path, sandboxed: bool) -> list[str]:
+    """What a bot the referee starts (in the sandbox, or not) finds in environment
+    variable `name`: ["seen", value], or ["seen", "None"] when it is not set."""
+    log = folder / "bot.log"
+    script = f"import os; print('seen', os.environ.get({name!r}), flush=True)"
+    bot = BotProcess(
+        [sys.executable, "-c", script], log, cwd=folder, sandbox=Sandbox() if sandboxed else None
+    )
+    try:
+        bot.start()
+        bot.wait_exit(30)
+    finally:
+        bot.close()
+    return log.read_text().split()

@@ -14,9 +14,8 @@ from pathlib import Path
 import pytest
 import uvloop
 
-from arena.bots.process import BotProcess
-from arena.bots.sandbox import Sandbox
 from arena.loop import VARIABLE, loop_factory, run_main, thread_loop
+from tests.bot_processes import variable_seen_by_a_started_bot
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -71,20 +70,7 @@ def test_a_started_bot_gets_the_referees_setting_even_in_the_sandbox(
     sandboxed: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(VARIABLE, "asyncio")
-    log = tmp_path / "bot.log"
-    script = f"import os; print('seen', os.environ.get({VARIABLE!r}), flush=True)"
-    bot = BotProcess(
-        [sys.executable, "-c", script],
-        log,
-        cwd=tmp_path,
-        sandbox=Sandbox() if sandboxed else None,
-    )
-    try:
-        bot.start()
-        bot.wait_exit(30)
-    finally:
-        bot.close()
-    assert log.read_text().split() == ["seen", "asyncio"]
+    assert variable_seen_by_a_started_bot(VARIABLE, tmp_path, sandboxed) == ["seen", "asyncio"]
 
 
 def test_a_game_against_a_python_bot_on_asyncios_own_loops(tmp_path: Path) -> None:

@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots.process import BotProcess
-from arena.bots.sandbox import Sandbox
 from arena.grpc_runtime import ARENA_DEFAULT, VARIABLE
+from tests.bot_processes import variable_seen_by_a_started_bot
 
 SHOW = "import os\nimport arena.sdk\nprint(os.environ.get('GRPC_EXPERIMENTS', '<unset>'))\n"
 
@@ -54,20 +53,10 @@ def test_a_started_bot_gets_the_referees_setting_even_in_the_sandbox(
 ) -> None:
     """The sandbox clears the environment; the setting (the user's, or the arena's
     default) is passed through, so bot and referee use the same gRPC I/O path."""
-    log = tmp_path / "bot.log"
-    script = "import os; print('seen', os.environ.get('GRPC_EXPERIMENTS'), flush=True)"
-    bot = BotProcess(
-        [sys.executable, "-c", script],
-        log,
-        cwd=tmp_path,
-        sandbox=Sandbox() if sandboxed else None,
-    )
-    try:
-        bot.start()
-        bot.wait_exit(30)
-    finally:
-        bot.close()
-    assert log.read_text().split() == ["seen", os.environ[VARIABLE]]
+    assert variable_seen_by_a_started_bot(VARIABLE, tmp_path, sandboxed) == [
+        "seen",
+        os.environ[VARIABLE],
+    ]
 
 
 def test_this_grpcio_knows_the_experiments_the_arena_turns_off() -> None:
