@@ -548,8 +548,9 @@ def bench_referee_cmd(
     """Full games between four external random_bot.py processes, against a bare gRPC echo.
 
     Prints decisions per second, the referee's mean time per decision, the round trip of a
-    bare gRPC call of the same size over the same transport, their ratio, and seconds
-    per game."""
+    bare gRPC call of the same size over the same transport, their ratio, the same round
+    trip taking turns over four echo servers (as a game's decisions go round its four
+    bots) and the ratio to that, and seconds per game."""
     from arena.bench import bench_referee
 
     modes = ["stream", "unary"] if transport == "both" else [transport]
