@@ -170,18 +170,22 @@ class _Servicer(pb_grpc.BotServicer):
             notices=wants,
         )
 
-    def _decide(self, request: pb.DecisionRequest) -> pb.DecisionReply:
-        turn = Turn(request)
-        return pb.DecisionReply(
-            decision_id=request.decision_id, action=turn.answer(self.bot.act(turn))
-        )
-
-    async def Decide(self, request: pb.DecisionRequest, context: Any) -> pb.DecisionReply:  # noqa: N802
+    async def _reply(self, request: pb.DecisionRequest, context: Any) -> pb.DecisionReply:
+        """The bot's answer to one request, on either transport. When `act` raises, the
+        traceback goes to the bot's log and the call ends with UNKNOWN and the error,
+        which the referee records as a crash fault."""
         try:
-            return self._decide(request)
+            turn = Turn(request)
+            return pb.DecisionReply(
+                decision_id=request.decision_id, action=turn.answer(self.bot.act(turn))
+            )
         except Exception as err:
             traceback.print_exc()
             await context.abort(grpc.StatusCode.UNKNOWN, f"bot error: {type(err).__name__}: {err}")
+            raise  # abort() raises; this is never reached
+
+    async def Decide(self, request: pb.DecisionRequest, context: Any) -> pb.DecisionReply:  # noqa: N802
+        return await self._reply(request, context)
 
     async def Play(self, requests: Any, context: Any) -> None:  # noqa: N802
         # context.read()/write() rather than `async for` and `yield`: the same messages
@@ -194,14 +198,7 @@ class _Servicer(pb_grpc.BotServicer):
             if message.WhichOneof("body") != "decision":
                 self._notice(message)
                 continue
-            try:
-                reply = self._decide(message.decision)
-            except Exception as err:
-                traceback.print_exc()
-                await context.abort(
-                    grpc.StatusCode.UNKNOWN, f"bot error: {type(err).__name__}: {err}"
-                )
-            await context.write(reply)
+            await context.write(await self._reply(message.decision, context))
 
     async def Notify(self, request: pb.Notice, context: Any) -> pb.Ack:  # noqa: N802
         self._notice(request)

@@ -307,3 +307,34 @@ def test_the_time_bank_absorbs_an_overrun(tmp_path) -> None:
     plain = RemoteSettings(move_timeout=0.5, startup_timeout=10.0)
     result, _, _ = play_with(scripted("--fault", "slow"), tmp_path, plain)
     assert [f.kind for f in result.faults] == ["timeout"]
+
+
+RAISING_BOT = """
+from arena.sdk import Bot, serve
+
+
+class Raising(Bot):
+    name = "raising"
+
+    def act(self, turn):
+        if turn.decision_id == 2:
+            raise ValueError("boom on purpose")
+        return turn.legal[0]
+
+
+serve(Raising())
+"""
+
+
+@pytest.mark.parametrize("transport", ["stream", "unary"])
+def test_an_sdk_bot_whose_act_raises_is_a_crash_with_its_error(tmp_path, transport) -> None:
+    """The SDK ends the call with the bot's error (its traceback goes to the bot's log);
+    the referee records a crash fault naming it, plays the fallback, and the game goes on."""
+    bot = tmp_path / "raising_bot.py"
+    bot.write_text(RAISING_BOT)
+    result, _, _ = play_with(f"python {bot}", tmp_path, transport=transport)
+    assert [(f.kind, f.decision) for f in result.faults] == [("crash", 2)]
+    assert "bot error: ValueError: boom on purpose" in result.faults[0].detail
+    assert autos(result.replay) == ["crash"]
+    assert "ValueError: boom on purpose" in Path(result.faults[0].log).read_text()
+    assert check_replay(result.replay) == []
