@@ -41,8 +41,11 @@ class DecisionDeadline:
         self._task = asyncio.current_task()
         self._deadline = deadline
         self._expired = False
-        loop = self._loop
-        if self._timer is None or self._timer_at > deadline or loop is not self._task.get_loop():
+        if (
+            self._timer is None
+            or self._timer_at > deadline
+            or self._loop is not self._task.get_loop()
+        ):
             self._arm(deadline)
 
     def finish(self) -> bool:

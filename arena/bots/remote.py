@@ -304,12 +304,7 @@ class RemotePlayer:
         elapsed = answered - started
         if elapsed > limit:  # answered, but too late: discarded
             self._close_stream()
-            raise BotFault(
-                "timeout",
-                self._timeout_detail(limit),
-                self._within(limit),
-                f"an answer after {elapsed:.3f} s, discarded",
-            )
+            raise self._timeout_fault(f"an answer after {elapsed:.3f} s, discarded")
         self._bank -= max(0.0, elapsed - self.settings.move_timeout)
         self.latencies.append(elapsed)
         if reply.decision_id != self._decision_id:
@@ -394,13 +389,14 @@ class RemotePlayer:
             self._call.cancel()
         self._call = None
 
-    def _timeout_fault(self) -> BotFault:
+    def _timeout_fault(self, got: str = "") -> BotFault:
+        """The decision's time is up: no answer (the call cancelled), or `got` late."""
         limit = self.settings.move_timeout + self._bank
         return BotFault(
             "timeout",
             self._timeout_detail(limit),
             self._within(limit),
-            f"no answer; the call was cancelled after {limit:.3f} s",
+            got or f"no answer; the call was cancelled after {limit:.3f} s",
         )
 
     async def _fault_from(self, err: grpc.RpcError, deadline: float) -> BotFault:
