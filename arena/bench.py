@@ -144,16 +144,13 @@ def serve_echo() -> None:
     run_main(main())  # the SDK's loop, as a bot's
 
 
-def bare_round_trip(
-    addresses: str | list[str], size: int, transport: str, count: int = 2000
-) -> float:
+def bare_round_trip(addresses: list[str], size: int, transport: str, count: int = 2000) -> float:
     """Mean microseconds for one message each way, the way RemotePlayer sends them
-    (grpc.aio, on this thread's event loop). With several addresses the messages go to
-    each server in turn, as a game's decisions go round its bots."""
+    (grpc.aio, on this thread's event loop), to each server of `addresses` in turn, as a
+    game's decisions go round its bots."""
     from arena.loop import run
 
-    targets = [addresses] if isinstance(addresses, str) else list(addresses)
-    return run(_bare_round_trip(targets, size, transport, count))
+    return run(_bare_round_trip(addresses, size, transport, count))
 
 
 async def _bare_round_trip(addresses: list[str], size: int, transport: str, count: int) -> float:
@@ -161,27 +158,29 @@ async def _bare_round_trip(addresses: list[str], size: int, transport: str, coun
 
     channels = [grpc.aio.insecure_channel(address) for address in addresses]
     message = b"\x0a" * size
+    calls: list = []
     try:
         for channel in channels:
             await asyncio.wait_for(channel.channel_ready(), 10)
         if transport == "unary":
             unaries = [channel.unary_unary("/arena.bench.Echo/Unary") for channel in channels]
-            for i in range(50):
+
+            async def once(i: int) -> None:
                 await unaries[i % len(unaries)](message, timeout=5)
-            start = time.perf_counter()
-            for i in range(count):
-                await unaries[i % len(unaries)](message, timeout=5)
-            return (time.perf_counter() - start) / count * 1e6
-        calls = [c.stream_stream("/arena.bench.Echo/Stream")(timeout=600) for c in channels]
-        for i in range(50):
-            call = calls[i % len(calls)]
-            await call.write(message)
-            await call.read()
+
+        else:
+            calls = [c.stream_stream("/arena.bench.Echo/Stream")(timeout=600) for c in channels]
+
+            async def once(i: int) -> None:
+                call = calls[i % len(calls)]
+                await call.write(message)
+                await call.read()
+
+        for i in range(50):  # warm up: connections, caches
+            await once(i)
         start = time.perf_counter()
         for i in range(count):
-            call = calls[i % len(calls)]
-            await call.write(message)
-            await call.read()
+            await once(i)
         elapsed = time.perf_counter() - start
         for call in calls:
             await call.done_writing()
@@ -252,7 +251,7 @@ def bench_referee(games: int = 6, transport: str = "stream") -> RefereeFigures:
         for echo in echoes:
             if not wait_for_socket(echo.socket_path, echo, 10):
                 raise ArenaError(f"the bench's echo server did not start; its log: {echo.log_path}")
-        bare = bare_round_trip(echoes[0].address, size, transport)
+        bare = bare_round_trip([echoes[0].address], size, transport)
         bare_four = bare_round_trip([echo.address for echo in echoes], size, transport)
     finally:
         for echo in echoes:
