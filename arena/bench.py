@@ -74,6 +74,7 @@ class RefereeFigures:
     bare_us: float
     wait_seconds: float = 0.0  # waiting for answers: the round trip and the bot's own work
     bare_four_us: float = 0.0  # the bare echo taking turns over four servers, like the bots
+    floor_us: float = 0.0  # the games' own requests sent again to the bots, nothing between
 
     @property
     def decisions_per_second(self) -> float:
@@ -96,6 +97,12 @@ class RefereeFigures:
     def ratio_four(self) -> float:
         """Against the echo spread over four servers: the transport as the game uses it."""
         return self.referee_us / self.bare_four_us
+
+    @property
+    def ratio_floor(self) -> float:
+        """What a referee that did no work at all would score against the one-server
+        echo: its time per decision would be the floor."""
+        return self.floor_us / self.bare_us
 
     @property
     def wait_us(self) -> float:
@@ -146,53 +153,77 @@ def serve_echo() -> None:
 
 def bare_round_trip(addresses: list[str], size: int, transport: str, count: int = 2000) -> float:
     """Mean microseconds for one message each way, the way RemotePlayer sends them
-    (grpc.aio, on this thread's event loop), to each server of `addresses` in turn, as a
-    game's decisions go round its bots."""
+    (grpc.aio, on this thread's event loop), to each echo server of `addresses` in turn,
+    as a game's decisions go round its bots."""
+    message = b"\x0a" * size
+    method = "/arena.bench.Echo/" + ("Unary" if transport == "unary" else "Stream")
+    messages = [(i % len(addresses), message) for i in range(count)]
+    return round_trips(addresses, method, transport, messages, messages[:50])
+
+
+def round_trips(
+    addresses: list[str],
+    method: str,
+    transport: str,
+    messages: list[tuple[int, bytes]],
+    warm_up: list[tuple[int, bytes]],
+) -> float:
+    """Mean microseconds per message of `messages` ((server index, bytes) pairs), each
+    sent to its server and its answer awaited before the next, with nothing in between;
+    `warm_up` goes first, untimed (connections, caches)."""
     from arena.loop import run
 
-    return run(_bare_round_trip(addresses, size, transport, count))
+    return run(_round_trips(addresses, method, transport, messages, warm_up))
 
 
-async def _bare_round_trip(addresses: list[str], size: int, transport: str, count: int) -> float:
+async def _round_trips(
+    addresses: list[str],
+    method: str,
+    transport: str,
+    messages: list[tuple[int, bytes]],
+    warm_up: list[tuple[int, bytes]],
+) -> float:
     import grpc
 
     channels = [grpc.aio.insecure_channel(address) for address in addresses]
-    message = b"\x0a" * size
     calls: list = []
     try:
         for channel in channels:
             await asyncio.wait_for(channel.channel_ready(), 10)
         if transport == "unary":
-            unaries = [channel.unary_unary("/arena.bench.Echo/Unary") for channel in channels]
+            unaries = [channel.unary_unary(method) for channel in channels]
 
-            async def once(i: int) -> None:
-                await unaries[i % len(unaries)](message, timeout=5)
+            async def once(server: int, message: bytes) -> None:
+                await unaries[server](message, timeout=5)
 
         else:
-            calls = [c.stream_stream("/arena.bench.Echo/Stream")(timeout=600) for c in channels]
+            calls = [channel.stream_stream(method)(timeout=600) for channel in channels]
 
-            async def once(i: int) -> None:
-                call = calls[i % len(calls)]
+            async def once(server: int, message: bytes) -> None:
+                call = calls[server]
                 await call.write(message)
                 await call.read()
 
-        for i in range(50):  # warm up: connections, caches
-            await once(i)
+        for server, message in warm_up:
+            await once(server, message)
         start = time.perf_counter()
-        for i in range(count):
-            await once(i)
+        for server, message in messages:
+            await once(server, message)
         elapsed = time.perf_counter() - start
         for call in calls:
             await call.done_writing()
-        return elapsed / count * 1e6
+        return elapsed / len(messages) * 1e6
     finally:
         for channel in channels:
             await channel.close()
 
 
 def bench_referee(games: int = 6, transport: str = "stream") -> RefereeFigures:
-    """Four external `random_bot.py` processes play `games` full games; then the bare
-    round trip of a message of the mean request size, over the same transport."""
+    """Four external `random_bot.py` processes play `games` full games; then the same
+    requests, in the same order, are sent to the same bots again with no referee work
+    between them (the floor: what a referee that did nothing but send and wait would
+    take per decision with these bots); then the bare round trip of a message of the
+    mean request size, over the same transport."""
     import sys
     import tempfile
     from pathlib import Path
@@ -207,29 +238,30 @@ def bench_referee(games: int = 6, transport: str = "stream") -> RefereeFigures:
     options = game.parse_options({})
     logs = Path(tempfile.mkdtemp(prefix="arena-bench-"))
     settings = RemoteSettings(transport=transport)
-    sizes: list[int] = []
+    sent: list[tuple[int, bytes]] = []  # (seat, request as it went out), in order
     with started_players(
         [f"python {bot}"] * 4, "trix", game.options_dict(options), settings, logs
     ) as players:
         remote = [p for p in players if isinstance(p, RemotePlayer)]
-        for player in remote:  # measure the request sizes as they go out
+        for seat, player in enumerate(remote):  # keep the requests as they go out
             codec = player._codec
             assert codec is not None
             original = codec.decision_bytes
 
-            def sized(*args, _original=original, **kwargs):
+            def kept(*args, _original=original, _seat=seat, **kwargs):
                 data = _original(*args, **kwargs)
-                sizes.append(len(wrap_decision(data)) if transport == "stream" else len(data))
+                sent.append((_seat, wrap_decision(data) if transport == "stream" else data))
                 return data
 
-            codec.decision_bytes = sized  # type: ignore[method-assign]
+            codec.decision_bytes = kept  # type: ignore[method-assign]
         for i in range(2):  # warm up: connections, caches
             play_game(game, players, f"warm-{i}", options)
         for player in remote:
             player.latencies.clear()
             player.referee_seconds = 0.0
             player.wait_seconds = 0.0
-        sizes.clear()
+        warm_up = sent[-50:]
+        sent.clear()
         start = time.perf_counter()
         for i in range(games):
             play_game(game, players, f"bench-{i}", options)
@@ -237,7 +269,9 @@ def bench_referee(games: int = 6, transport: str = "stream") -> RefereeFigures:
         decisions = sum(len(p.latencies) for p in remote)
         referee_seconds = sum(p.referee_seconds for p in remote)
         wait_seconds = sum(p.wait_seconds for p in remote)
-    size = int(sum(sizes) / len(sizes))
+        method = "/arena.v1.Bot/" + ("Decide" if transport == "unary" else "Play")
+        floor = round_trips([p.address for p in remote], method, transport, sent, warm_up)
+    size = int(sum(len(message) for _, message in sent) / len(sent))
     echoes = [
         BotProcess(
             [sys.executable, "-c", "from arena.bench import serve_echo; serve_echo()"],
@@ -257,7 +291,7 @@ def bench_referee(games: int = 6, transport: str = "stream") -> RefereeFigures:
         for echo in echoes:
             echo.close()
     return RefereeFigures(
-        games, decisions, seconds, referee_seconds, size, bare, wait_seconds, bare_four
+        games, decisions, seconds, referee_seconds, size, bare, wait_seconds, bare_four, floor
     )
 
 

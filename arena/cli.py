@@ -550,7 +550,8 @@ def bench_referee_cmd(
     Prints decisions per second, the referee's mean time per decision, the round trip of a
     bare gRPC call of the same size over the same transport, their ratio, the same round
     trip taking turns over four echo servers (as a game's decisions go round its four
-    bots) and the ratio to that, and seconds per game."""
+    bots) and the ratio to that, the floor (the games' requests sent again to the same
+    bots with no referee work between them) and its ratio, and seconds per game."""
     from arena.bench import bench_referee
 
     modes = ["stream", "unary"] if transport == "both" else [transport]
@@ -566,13 +567,18 @@ def bench_referee_cmd(
                 f"({mode}, {f.message_bytes} bytes) {f.bare_us:.0f} us; ratio {f.ratio:.2f}"
             )
             typer.echo(
+                f"  of which waiting for the answer {f.wait_us:.0f} us (the round trip and the "
+                f"Python bot's own work), the referee's own work {f.own_us:.0f} us "
+                f"(engine, forced moves, encoding, checking)"
+            )
+            typer.echo(
                 f"  the bare round trip taking turns over four echo servers, as the decisions "
                 f"go round the four bots: {f.bare_four_us:.0f} us; ratio {f.ratio_four:.2f}"
             )
             typer.echo(
-                f"  of which waiting for the answer {f.wait_us:.0f} us (the round trip and the "
-                f"Python bot's own work), the referee's own work {f.own_us:.0f} us "
-                f"(engine, forced moves, encoding, checking)"
+                f"  the floor: the games' requests sent again to the same four bots, with no "
+                f"referee work between them: {f.floor_us:.0f} us; ratio {f.ratio_floor:.2f} to "
+                f"the one-server echo"
             )
     except ArenaError as err:
         _fail(str(err))
