@@ -32,6 +32,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",
 )
 bench_app = typer.Typer(help="Benchmarks that print figures (nothing is asserted).")
 app.add_typer(bench_app, name="bench")

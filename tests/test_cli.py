@@ -43,6 +43,21 @@ def test_every_command_has_help_text() -> None:
                 assert (param.help or "").strip(), f"{path} {param.name} has no help"
 
 
+def test_help_paragraphs_flow_to_the_terminals_width() -> None:
+    """A docstring's own line breaks must not reach the help: at 80 columns they would
+    leave ragged half-lines (typer keeps them unless help is markdown)."""
+    narrow = CliRunner(env={"COLUMNS": "80"})
+    for path, _ in _all_commands(get_command(app)):
+        output = narrow.invoke(app, [*path, "--help"], terminal_width=80).output
+        description = output.split("Usage:")[1].split("╭")[0].splitlines()[1:]
+        paragraphs = "\n".join(line.strip() for line in description).split("\n\n")
+        for paragraph in paragraphs:
+            lines = paragraph.strip().splitlines()
+            for line, following in zip(lines, lines[1:], strict=False):
+                room = 76 - len(line)  # what rich would have filled with the next word
+                assert len(following.split()[0]) > room, (path, line)
+
+
 def test_play_json_and_replays(tmp_path) -> None:
     result = runner.invoke(
         app,
