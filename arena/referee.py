@@ -9,6 +9,7 @@ order), and builds the replay (`arena-replay/1`) from the engine's own record.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -88,13 +89,26 @@ class Decision:
         self._state = None
 
 
+def bot_seed(game_seed: str) -> str:
+    """The seed every player is given for its own randomness (GameInfo.seed).
+
+    Not the game seed: the deals are a public function of that (TRIX.md T-2.2,
+    TRIANON.md N-2.1), so a bot told it could work out every hand, against T-8 / N-8.
+    A hash of it serves the same purpose (the same game, the same bot seed, so seeded
+    bots replay identically, in every rotation of a match) and cannot be turned back
+    into the game seed; a bot could only guess game seeds and compare, which is why a
+    competition's seed should be unguessable (README "Seeds")."""
+    digest = hashlib.sha256(b"arena bot seed\0" + game_seed.encode()).hexdigest()
+    return digest[:32]
+
+
 @dataclass(frozen=True)
 class GameStart:
     """What every seat is told before a game (all of it public)."""
 
     game: str
     seat: int
-    seed: str  # the game seed, which a bot may use for its own randomness
+    seed: str  # bot_seed(game seed): for a bot's own randomness; it hides the deals
     options: Mapping[str, Any]
     players: tuple[str, ...]
 
@@ -203,8 +217,9 @@ def play_game(
         raise ArenaError(f"{game.name} needs {game.seats} players, got {len(players)}")
     names = tuple(names or (p.name for p in players))
     options_dict = game.options_dict(options)
+    seeded = bot_seed(seed)
     for seat, player in enumerate(players):
-        player.start_game(GameStart(game.name, seat, seed, options_dict, names))
+        player.start_game(GameStart(game.name, seat, seeded, options_dict, names))
     waits = [hasattr(player, "act_async") for player in players]
     moves = _moves(game, players, game.new_game(seed, options), settings, waits)
     if any(waits):

@@ -66,8 +66,8 @@ class Turn:
     - `view`: the observation as a dict (hand, events, trick, contract, King, exposed
       cards, scores, ...: see the README), built on first use.
     - `game`: game, game_id, seat, seed, players, options.
-    - `rng`: a random source seeded from the game seed, the seat and the decision's
-      number, so a seeded bot replays identically, even without keeping state;
+    - `rng`: a random source seeded from the bot seed (`game["seed"]`), the seat and
+      the decision's number, so a seeded bot replays identically, even without state;
       `random_index(n)` is a cheaper seeded choice of one index.
     """
 

@@ -5,11 +5,12 @@
 A ladder of these (say P = 0.6, 0.7, 0.8, 0.9) has a true order known in advance, so a
 league of them measures how fast a rating tells close bots apart (`arena bench rating`).
 
-Every choice comes from the game seed, the seat and the decision's number (as the SDK's
-`turn.rng` does) and also from P. P is mixed in so that two rungs of the ladder do not
-draw the same random numbers when they hold the same seat in different rotations of a
-match: shared numbers would make the rungs' results move together and flatter the
-measurement. Everything stays a function of the game, so a league replays exactly.
+Every choice comes from the bot seed (GameInfo.seed), the seat and the decision's
+number (as the SDK's `turn.rng` does) and also from P. P is mixed in so that two rungs
+of the ladder do not draw the same random numbers when they hold the same seat in
+different rotations of a match: shared numbers would make the rungs' results move
+together and flatter the measurement. Everything stays a function of the game, so a
+league replays exactly.
 Plays Trix and Trianon (the heuristic bot plays both).
 """
 
@@ -44,7 +45,7 @@ class LadderBot(Bot):
 
     def random_choice(self, seed: str, seat: int, decision_id: int, legal: int) -> int | None:
         """The index of the random move to play, or None for the heuristic move: a pure
-        function of the game seed, the seat, the decision's number and p."""
+        function of the bot seed, the seat, the decision's number and p."""
         text = f"ladder/{self.p!r}/{seed}/{seat}/{decision_id}".encode()
         rng = random.Random(int.from_bytes(hashlib.sha256(text).digest(), "big"))
         coin, pick = rng.random(), rng.random()

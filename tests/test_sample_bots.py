@@ -49,7 +49,7 @@ def test_a_seat_rotated_match_of_every_kind_of_bot(tmp_path, js_bot_installed) -
 def test_check_bot_passes_every_sample_bot(tmp_path, spec, game, js_bot_installed) -> None:
     report = check_bot(spec, game, log_dir=tmp_path)
     assert report.clean, "\n".join(report.lines())
-    assert report.latencies and report.decisions >= 20
+    assert report.latencies and report.decisions >= 10  # a Trianon deal asks about 15
 
 
 def test_check_bot_fails_an_illegal_bot_with_exit_code_1(tmp_path) -> None:

@@ -37,7 +37,7 @@ class FirstBot:
 
 
 class RandomBot(FirstBot):
-    """Uniform over the legal actions, from a random source seeded by (game seed, seat).
+    """Uniform over the legal actions, from a random source seeded by (bot seed, seat).
 
     So a game between built-in bots is fully determined by its seed: replays repeat.
     """

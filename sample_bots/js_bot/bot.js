@@ -45,8 +45,9 @@ function mulberry32(seed) {
 }
 
 // The same text as the SDK's Turn.rng hashes, so a decision's randomness depends only
-// on the game seed, the seat and the decision: a replayed game plays the same, and the
-// bot keeps no state between calls (the referee may reopen a stream at any time).
+// on the bot seed (GameInfo.seed), the seat and the decision: a replayed game plays the
+// same, and the bot keeps no state between calls (the referee may reopen a stream at
+// any time).
 function rngFor(request) {
   const game = request.game || {};
   const text = `${game.seed}/${game.seat}/${request.decision_id}`;
