@@ -373,12 +373,31 @@ def run(
     _print_table(summary.db_path, summary.league, fmt)
 
 
+def _databases_nearby() -> list[Path]:
+    """The league databases `arena run` may have left in the current folder's subfolders
+    (it keeps one beside each league file: leagues/arena.db for leagues/demo.toml)."""
+    found = {*Path().glob("*/arena.db"), *Path().glob("leagues/*/arena.db")}
+    return sorted(p for p in found if p.is_file())
+
+
+def missing_db_message(db: Path) -> str:
+    """What to say when there is no database at `db`: where `arena run` put it."""
+    message = (
+        f"no database at {db}: `arena run LEAGUE.toml` keeps its database beside the league "
+        "file (leagues/arena.db for leagues/demo.toml); give --db PATH, or run a league first"
+    )
+    nearby = _databases_nearby()
+    if len(nearby) == 1 and nearby[0].resolve() != db.resolve():
+        message += f"; did you mean --db {nearby[0]}?"
+    return message
+
+
 def _open_existing_db(db: Path):
     """A league database that must exist already (table, games, replay)."""
     from arena.league.store import open_db
 
     if not db.exists():
-        _fail(f"no database at {db}: run `arena run LEAGUE.toml` first, or give --db PATH")
+        _fail(missing_db_message(db))
     return open_db(db)
 
 

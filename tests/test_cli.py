@@ -160,3 +160,26 @@ def test_sigterm_ends_every_bot_the_command_started(tmp_path) -> None:
 def _processes_of(bot: Path, arena: int = 0) -> list[int]:
     """Processes running `bot` (the arena's own command line names it too: not counted)."""
     return [p.pid for p in live_processes() if str(bot).encode() in p.cmdline and p.pid != arena]
+
+
+@pytest.mark.parametrize(
+    "command", [["table"], ["games"], ["faults"], ["compare", "a", "b"], ["replay", "1"]]
+)
+def test_a_missing_database_points_to_the_one_arena_run_wrote(
+    tmp_path, monkeypatch, command
+) -> None:
+    """`arena run leagues/demo.toml` writes leagues/arena.db; the other commands read
+    ./arena.db by default, so their error says where `arena run` keeps it."""
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, command)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "beside the league file" in result.output and "did you mean" not in result.output
+    (tmp_path / "leagues").mkdir()
+    (tmp_path / "leagues" / "arena.db").write_bytes(b"")
+    result = runner.invoke(app, command)
+    assert result.exit_code == 2
+    assert "did you mean --db leagues/arena.db?" in result.output, result.output
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "arena.db").write_bytes(b"")
+    result = runner.invoke(app, command)  # two candidates: no guess
+    assert result.exit_code == 2 and "did you mean" not in result.output
