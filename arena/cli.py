@@ -398,7 +398,10 @@ def _open_existing_db(db: Path):
 
     if not db.exists():
         _fail(missing_db_message(db))
-    return open_db(db)
+    try:
+        return open_db(db)
+    except ArenaError as err:
+        _fail(str(err))
 
 
 def _print_table(db: Path, league: str | None, fmt: str) -> None:

@@ -183,3 +183,39 @@ def test_a_missing_database_points_to_the_one_arena_run_wrote(
     (tmp_path / "other" / "arena.db").write_bytes(b"")
     result = runner.invoke(app, command)  # two candidates: no guess
     assert result.exit_code == 2 and "did you mean" not in result.output
+
+
+BUILTIN_LEAGUE = """
+[league]
+name = "b"
+game = "trix"
+
+[rules]
+kingdoms = 1
+"""
+
+
+def builtin_league(folder: Path, league: str = "", bots: tuple[str, ...] = ()) -> Path:
+    """A league file of four built-in entrants (`bots` replaces the first ones' specs);
+    `league` adds lines to its [league] table."""
+    specs = [*bots, *["builtin:random"] * (4 - len(bots))]
+    text = BUILTIN_LEAGUE.replace('game = "trix"', f'game = "trix"\n{league}')
+    for i, spec in enumerate(specs):
+        text += f'\n[[entrant]]\nname = "e{i}"\nbot = "{spec}"\n'
+    path = folder / "b.toml"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["table"], ["games"], ["faults"], ["compare", "a", "b"], ["replay", "1"], ["run", "L"]],
+)
+def test_a_file_that_is_not_a_database_is_an_error_not_a_traceback(tmp_path, command) -> None:
+    bad = tmp_path / "notes.db"
+    bad.write_text("not a database\n" * 100)
+    command = [str(builtin_league(tmp_path)) if c == "L" else c for c in command]
+    result = runner.invoke(app, [*command, "--db", str(bad)])
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("error: ") and "is not a league database" in result.output
+    assert bad.read_text() == "not a database\n" * 100
