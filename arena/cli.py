@@ -69,6 +69,18 @@ def write_replay(directory: Path, index: int, replay: dict[str, Any]) -> Path:
     return path
 
 
+def replay_folder(path: Path) -> Path:
+    """The `--replays` folder, made before any game is played (ConfigError when it cannot
+    be: a file of that name, no permission), so a run never fails after its games."""
+    if path.exists() and not path.is_dir():
+        raise ConfigError(f"--replays {path} is a file, not a folder: give a folder's path")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ConfigError(f"cannot make the --replays folder {path}: {err}") from None
+    return path
+
+
 def _remote_settings(
     move_timeout: float, startup_timeout: float, time_bank: float, transport: str
 ) -> RemoteSettings:
@@ -178,6 +190,8 @@ def play(
             raise ConfigError(f"{game} needs {game_obj.seats} bots, one per seat; got {len(bots)}")
         remote = _remote_settings(move_timeout, startup_timeout, time_bank, transport)
         referee = RefereeSettings(max_faults=max_faults)
+        if replays is not None:
+            replay_folder(replays)
         from arena.bots.spec import started_players, unique_names
 
         counter = iter(range(1, 1 << 30))

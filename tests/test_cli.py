@@ -219,3 +219,12 @@ def test_a_file_that_is_not_a_database_is_an_error_not_a_traceback(tmp_path, com
     assert result.exit_code == 2, result.output
     assert result.output.startswith("error: ") and "is not a league database" in result.output
     assert bad.read_text() == "not a database\n" * 100
+
+
+def test_replays_naming_a_file_is_refused_before_any_game(tmp_path) -> None:
+    target = tmp_path / "out.json"
+    target.write_text("{}")
+    result = runner.invoke(app, ["play", *["builtin:first"] * 4, "--replays", str(target)])
+    assert result.exit_code == 2 and result.output.startswith("error: "), result.output
+    assert "is a file, not a folder" in result.output and "seed" not in result.output
+    assert target.read_text() == "{}"
