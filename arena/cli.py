@@ -21,7 +21,7 @@ from arena.errors import ArenaError, ConfigError
 from arena.games import GAMES, get_game
 from arena.matches import play_match
 from arena.referee import RefereeSettings, play_game
-from arena.render import replay_text
+from arena.render import check_replay, replay_text
 
 if TYPE_CHECKING:  # grpc loads only for the commands that talk to bots: `arena --help`,
     # `table`, `games` and `replay` start some 0.15 s sooner without it
@@ -331,7 +331,17 @@ def replay(
             data = json.loads(Path(target).read_text())
         except (OSError, ValueError) as err:
             _fail(f"cannot read replay {target}: {err}")
-    typer.echo(json.dumps(data, indent=1) if fmt == "json" else replay_text(data))
+    try:
+        check_replay(data)
+        text = json.dumps(data, indent=1) if fmt == "json" else replay_text(data)
+    except ArenaError as err:
+        _fail(f"{target}: {err}; give a replay file that `arena play --replays` wrote")
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as err:
+        _fail(
+            f"{target}: not a readable arena-replay/1 replay ({type(err).__name__}: {err}); "
+            "give a replay file that `arena play --replays` wrote"
+        )
+    typer.echo(text)
 
 
 def _stored_replay(db_path: Path, game_id: int) -> dict[str, Any]:

@@ -228,3 +228,23 @@ def test_replays_naming_a_file_is_refused_before_any_game(tmp_path) -> None:
     assert result.exit_code == 2 and result.output.startswith("error: "), result.output
     assert "is a file, not a folder" in result.output and "seed" not in result.output
     assert target.read_text() == "{}"
+
+
+def test_replay_of_json_that_is_not_a_replay_is_an_error_line(tmp_path) -> None:
+    runner.invoke(app, ["play", *["builtin:first"] * 4, "--replays", str(tmp_path)])
+    good = json.loads((tmp_path / "game-0001.json").read_text())
+    cases = {
+        "empty.json": ({}, '"format" is missing'),
+        "list.json": ([1, 2], "JSON list"),
+        "chess.json": ({**good, "game": "chess"}, "'chess' is not one of trix, trianon"),
+        "cut.json": ({k: v for k, v in good.items() if k != "players"}, "'players'"),
+        "deal.json": ({**good, "deals": [{}]}, "not a readable"),
+    }
+    for name, (data, message) in cases.items():
+        (tmp_path / name).write_text(json.dumps(data))
+        for fmt in ("text", "json"):
+            result = runner.invoke(app, ["replay", str(tmp_path / name), "--format", fmt])
+            if name == "deal.json" and fmt == "json":
+                continue  # JSON output only re-prints the document
+            assert result.exit_code == 2, (name, fmt, result.output)
+            assert result.output.startswith("error: ") and message in result.output, result.output
