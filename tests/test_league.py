@@ -559,3 +559,20 @@ def test_migrations_bring_an_old_database_up_to_date(tmp_path, monkeypatch) -> N
         assert versions == [1, 2, 3]
     finally:
         new.close()
+
+
+def test_gauntlet_candidates_named_twice_are_a_league_file_error(tmp_path) -> None:
+    path = write_league(
+        tmp_path,
+        **{
+            'schedule = "round-robin"': 'schedule = "gauntlet"\nmatches = 2\n'
+            'candidates = ["first", "random-a", "first"]'
+        },
+    )
+    with pytest.raises(ConfigError) as err:
+        load_league(path)
+    assert str(path) in str(err.value) and "candidates" in str(err.value)
+    assert "'first' appears twice" in str(err.value)
+    result = CliRunner().invoke(app, ["run", str(path), "--db", str(tmp_path / "g.db")])
+    assert result.exit_code == 2 and result.output.startswith("error: "), result.output
+    assert f"{path}: [league] candidates" in result.output

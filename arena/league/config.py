@@ -247,6 +247,9 @@ def load_league(path: str | Path) -> LeagueConfig:
             league.fail("candidates", f"names {candidate!r}, which is not an entrant")
     if schedule == "gauntlet" and not candidates:
         league.fail("candidates", "is required with schedule = 'gauntlet'")
+    repeated = next((c for c in candidates if candidates.count(c) > 1), None)
+    if repeated is not None:
+        league.fail("candidates", f"must not repeat a name; {repeated!r} appears twice")
     return LeagueConfig(
         path=path.resolve(),
         name=name,
