@@ -372,12 +372,15 @@ def run(
             "neighbours are apart (see README: When a league stops).",
         ),
     ] = False,
-    fmt: Annotated[str, typer.Option("--format", help="Table format at the end.")] = "text",
+    fmt: Annotated[
+        str, typer.Option("--format", help="Table format at the end: text, markdown, csv or json.")
+    ] = "text",
 ) -> None:
     """Run a league (or resume it: stored matches are never played again) and print its table."""
     from arena.league.runner import run_league
     from arena.progress import LeagueProgress
 
+    _table_format(fmt)
     try:
         with LeagueProgress() as progress:
             summary = run_league(
@@ -428,6 +431,13 @@ def _open_existing_db(db: Path):
         _fail(str(err))
 
 
+def _table_format(fmt: str) -> None:
+    from arena.league.table import FORMATS
+
+    if fmt not in FORMATS:
+        _fail(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+
+
 def _print_table(db: Path, league: str | None, fmt: str) -> None:
     from arena.league.store import league_id_by_name
     from arena.league.table import league_rows, render
@@ -449,10 +459,7 @@ def table(
     fmt: Annotated[str, typer.Option("--format", help="text, markdown, csv or json.")] = "text",
 ) -> None:
     """Show a league table: place, rating (mu - 3 sigma), mu, sigma, scores, margins, faults."""
-    from arena.league.table import FORMATS
-
-    if fmt not in FORMATS:
-        _fail(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    _table_format(fmt)
     _print_table(db, league, fmt)
 
 

@@ -248,3 +248,11 @@ def test_replay_of_json_that_is_not_a_replay_is_an_error_line(tmp_path) -> None:
                 continue  # JSON output only re-prints the document
             assert result.exit_code == 2, (name, fmt, result.output)
             assert result.output.startswith("error: ") and message in result.output, result.output
+
+
+def test_run_refuses_an_unknown_table_format_before_running(tmp_path) -> None:
+    league = builtin_league(tmp_path)
+    result = runner.invoke(app, ["run", str(league), "--format", "xml"])
+    assert result.exit_code == 2, result.output
+    assert result.output == "error: --format must be one of text, markdown, csv, json, not 'xml'\n"
+    assert not (tmp_path / "arena.db").exists()
