@@ -154,7 +154,9 @@ def play(
     seed: Annotated[
         str, typer.Option(help="Seed of the run; game (or match) i plays SEED-i.")
     ] = "1",
-    games: Annotated[int, typer.Option(min=1, help="How many games, seats fixed.")] = 1,
+    games: Annotated[
+        int, typer.Option(min=1, help="How many games, seats fixed (not with --matches).")
+    ] = 1,
     matches: Annotated[
         int,
         typer.Option(
@@ -182,6 +184,12 @@ def play(
     sandbox_mode: SandboxMode = "on",
 ) -> None:
     """Play games (or seat-rotated matches) between bots and print the results."""
+    if matches and games != 1:
+        _fail(
+            f"--games {games} and --matches {matches} do not go together: --matches N plays N "
+            "seat-rotated matches (one game per rotation), --games N plays N games with seats "
+            "fixed; give one of them"
+        )
     try:
         sandbox = _sandbox(sandbox_mode, bots)
         game_obj = get_game(game)

@@ -256,3 +256,13 @@ def test_run_refuses_an_unknown_table_format_before_running(tmp_path) -> None:
     assert result.exit_code == 2, result.output
     assert result.output == "error: --format must be one of text, markdown, csv, json, not 'xml'\n"
     assert not (tmp_path / "arena.db").exists()
+
+
+def test_games_and_matches_together_are_refused() -> None:
+    bots = ["builtin:first"] * 4
+    result = runner.invoke(app, ["play", *bots, "--matches", "2", "--games", "5"])
+    assert result.exit_code == 2 and result.output.startswith("error: "), result.output
+    assert "--games 5 and --matches 2 do not go together" in result.output
+    assert "give one of them" in result.output
+    alone = runner.invoke(app, ["play", *bots, "--matches", "1", "--json"])
+    assert alone.exit_code == 0 and len(alone.output.splitlines()) == 4
