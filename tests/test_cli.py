@@ -266,3 +266,11 @@ def test_games_and_matches_together_are_refused() -> None:
     assert "give one of them" in result.output
     alone = runner.invoke(app, ["play", *bots, "--matches", "1", "--json"])
     assert alone.exit_code == 0 and len(alone.output.splitlines()) == 4
+
+
+@pytest.mark.parametrize("spec", ["builtin:random", " builtin:first"])
+def test_check_bot_refuses_a_builtin_bot(spec) -> None:
+    result = runner.invoke(app, ["check-bot", spec])
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("error: check-bot checks external bots")
+    assert "verdict" not in result.output
