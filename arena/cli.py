@@ -314,10 +314,18 @@ def demo(
     ] = None,
 ) -> None:
     """Run the demo league of the sample bots and print its table (what `make demo` does)."""
+    import shutil
     import tempfile
 
-    db = db or Path(tempfile.mkdtemp(prefix="arena-demo-")) / "demo.db"
-    run(league, db=db, workers=None, until_separated=False, fmt="text")
+    if db is not None:
+        run(league, db=db, workers=None, until_separated=False, fmt="text")
+        return
+    folder = Path(tempfile.mkdtemp(prefix="arena-demo-"))
+    try:
+        run(league, db=folder / "demo.db", workers=None, until_separated=False, fmt="text")
+    except BaseException:  # a failed or interrupted demo leaves no temporary folder behind
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
 
 
 @app.command()

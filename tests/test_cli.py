@@ -274,3 +274,12 @@ def test_check_bot_refuses_a_builtin_bot(spec) -> None:
     assert result.exit_code == 2, result.output
     assert result.output.startswith("error: check-bot checks external bots")
     assert "verdict" not in result.output
+
+
+def test_a_failed_demo_leaves_no_temporary_folder(tmp_path, monkeypatch) -> None:
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    result = runner.invoke(app, ["demo", "--league", str(tmp_path / "missing.toml")])
+    assert result.exit_code == 2 and "no such league file" in result.output, result.output
+    assert list(tmp_path.glob("arena-demo-*")) == []
