@@ -18,6 +18,7 @@ from typing import Any
 from arena.bots.remote import RemotePlayer, RemoteSettings
 from arena.bots.sandbox import Sandbox
 from arena.bots.spec import started_players
+from arena.errors import ConfigError
 from arena.games import get_game
 from arena.matches import seatings
 from arena.referee import RefereeSettings, play_game
@@ -100,7 +101,14 @@ def check_bot(
     seed: str = "check",
     sandbox: Sandbox | None = None,
 ) -> CheckReport:
-    """Run the conformance check; never raises for anything the bot does."""
+    """Run the conformance check; never raises for anything the bot does. A built-in
+    bot is refused (ConfigError): it is not asked over the protocol, so nothing is checked."""
+    if spec.strip().startswith("builtin:"):
+        raise ConfigError(
+            f"check-bot checks external bots over the protocol; {spec.strip()!r} is a built-in "
+            "bot, which runs inside the referee: give a command (e.g. 'python my_bot.py') "
+            "or grpc:HOST:PORT"
+        )
     game = get_game(game_name)
     options = game.parse_options({})
     options_dict = game.options_dict(options)

@@ -21,7 +21,7 @@ from arena.errors import ArenaError, ConfigError
 from arena.games import GAMES, get_game
 from arena.matches import play_match
 from arena.referee import RefereeSettings, play_game
-from arena.render import replay_text
+from arena.render import check_replay, replay_text
 
 if TYPE_CHECKING:  # grpc loads only for the commands that talk to bots: `arena --help`,
     # `table`, `games` and `replay` start some 0.15 s sooner without it
@@ -66,6 +66,18 @@ def write_replay(directory: Path, index: int, replay: dict[str, Any]) -> Path:
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(replay, separators=(",", ":")))
     tmp.replace(path)  # a replay file is either whole or absent
+    return path
+
+
+def replay_folder(path: Path) -> Path:
+    """The `--replays` folder, made before any game is played (ConfigError when it cannot
+    be: a file of that name, no permission), so a run never fails after its games."""
+    if path.exists() and not path.is_dir():
+        raise ConfigError(f"--replays {path} is a file, not a folder: give a folder's path")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ConfigError(f"cannot make the --replays folder {path}: {err}") from None
     return path
 
 
@@ -142,7 +154,9 @@ def play(
     seed: Annotated[
         str, typer.Option(help="Seed of the run; game (or match) i plays SEED-i.")
     ] = "1",
-    games: Annotated[int, typer.Option(min=1, help="How many games, seats fixed.")] = 1,
+    games: Annotated[
+        int, typer.Option(min=1, help="How many games, seats fixed (not with --matches).")
+    ] = 1,
     matches: Annotated[
         int,
         typer.Option(
@@ -170,6 +184,12 @@ def play(
     sandbox_mode: SandboxMode = "on",
 ) -> None:
     """Play games (or seat-rotated matches) between bots and print the results."""
+    if matches and games != 1:
+        _fail(
+            f"--games {games} and --matches {matches} do not go together: --matches N plays N "
+            "seat-rotated matches (one game per rotation), --games N plays N games with seats "
+            "fixed; give one of them"
+        )
     try:
         sandbox = _sandbox(sandbox_mode, bots)
         game_obj = get_game(game)
@@ -178,6 +198,8 @@ def play(
             raise ConfigError(f"{game} needs {game_obj.seats} bots, one per seat; got {len(bots)}")
         remote = _remote_settings(move_timeout, startup_timeout, time_bank, transport)
         referee = RefereeSettings(max_faults=max_faults)
+        if replays is not None:
+            replay_folder(replays)
         from arena.bots.spec import started_players, unique_names
 
         counter = iter(range(1, 1 << 30))
@@ -292,10 +314,18 @@ def demo(
     ] = None,
 ) -> None:
     """Run the demo league of the sample bots and print its table (what `make demo` does)."""
+    import shutil
     import tempfile
 
-    db = db or Path(tempfile.mkdtemp(prefix="arena-demo-")) / "demo.db"
-    run(league, db=db, workers=None, until_separated=False, fmt="text")
+    if db is not None:
+        run(league, db=db, workers=None, until_separated=False, fmt="text")
+        return
+    folder = Path(tempfile.mkdtemp(prefix="arena-demo-"))
+    try:
+        run(league, db=folder / "demo.db", workers=None, until_separated=False, fmt="text")
+    except BaseException:  # a failed or interrupted demo leaves no temporary folder behind
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
 
 
 @app.command()
@@ -317,7 +347,17 @@ def replay(
             data = json.loads(Path(target).read_text())
         except (OSError, ValueError) as err:
             _fail(f"cannot read replay {target}: {err}")
-    typer.echo(json.dumps(data, indent=1) if fmt == "json" else replay_text(data))
+    try:
+        check_replay(data)
+        text = json.dumps(data, indent=1) if fmt == "json" else replay_text(data)
+    except ArenaError as err:
+        _fail(f"{target}: {err}; give a replay file that `arena play --replays` wrote")
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as err:
+        _fail(
+            f"{target}: not a readable arena-replay/1 replay ({type(err).__name__}: {err}); "
+            "give a replay file that `arena play --replays` wrote"
+        )
+    typer.echo(text)
 
 
 def _stored_replay(db_path: Path, game_id: int) -> dict[str, Any]:
@@ -348,12 +388,15 @@ def run(
             "neighbours are apart (see README: When a league stops).",
         ),
     ] = False,
-    fmt: Annotated[str, typer.Option("--format", help="Table format at the end.")] = "text",
+    fmt: Annotated[
+        str, typer.Option("--format", help="Table format at the end: text, markdown, csv or json.")
+    ] = "text",
 ) -> None:
     """Run a league (or resume it: stored matches are never played again) and print its table."""
     from arena.league.runner import run_league
     from arena.progress import LeagueProgress
 
+    _table_format(fmt)
     try:
         with LeagueProgress() as progress:
             summary = run_league(
@@ -373,13 +416,42 @@ def run(
     _print_table(summary.db_path, summary.league, fmt)
 
 
+def _databases_nearby() -> list[Path]:
+    """The league databases `arena run` may have left in the current folder's subfolders
+    (it keeps one beside each league file: leagues/arena.db for leagues/demo.toml)."""
+    found = {*Path().glob("*/arena.db"), *Path().glob("leagues/*/arena.db")}
+    return sorted(p for p in found if p.is_file())
+
+
+def missing_db_message(db: Path) -> str:
+    """What to say when there is no database at `db`: where `arena run` put it."""
+    message = (
+        f"no database at {db}: `arena run LEAGUE.toml` keeps its database beside the league "
+        "file (leagues/arena.db for leagues/demo.toml); give --db PATH, or run a league first"
+    )
+    nearby = _databases_nearby()
+    if len(nearby) == 1 and nearby[0].resolve() != db.resolve():
+        message += f"; did you mean --db {nearby[0]}?"
+    return message
+
+
 def _open_existing_db(db: Path):
     """A league database that must exist already (table, games, replay)."""
     from arena.league.store import open_db
 
     if not db.exists():
-        _fail(f"no database at {db}: run `arena run LEAGUE.toml` first, or give --db PATH")
-    return open_db(db)
+        _fail(missing_db_message(db))
+    try:
+        return open_db(db)
+    except ArenaError as err:
+        _fail(str(err))
+
+
+def _table_format(fmt: str) -> None:
+    from arena.league.table import FORMATS
+
+    if fmt not in FORMATS:
+        _fail(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
 
 
 def _print_table(db: Path, league: str | None, fmt: str) -> None:
@@ -403,10 +475,7 @@ def table(
     fmt: Annotated[str, typer.Option("--format", help="text, markdown, csv or json.")] = "text",
 ) -> None:
     """Show a league table: place, rating (mu - 3 sigma), mu, sigma, scores, margins, faults."""
-    from arena.league.table import FORMATS
-
-    if fmt not in FORMATS:
-        _fail(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    _table_format(fmt)
     _print_table(db, league, fmt)
 
 

@@ -160,3 +160,154 @@ def test_sigterm_ends_every_bot_the_command_started(tmp_path) -> None:
 def _processes_of(bot: Path, arena: int = 0) -> list[int]:
     """Processes running `bot` (the arena's own command line names it too: not counted)."""
     return [p.pid for p in live_processes() if str(bot).encode() in p.cmdline and p.pid != arena]
+
+
+@pytest.mark.parametrize(
+    "command", [["table"], ["games"], ["faults"], ["compare", "a", "b"], ["replay", "1"]]
+)
+def test_a_missing_database_points_to_the_one_arena_run_wrote(
+    tmp_path, monkeypatch, command
+) -> None:
+    """`arena run leagues/demo.toml` writes leagues/arena.db; the other commands read
+    ./arena.db by default, so their error says where `arena run` keeps it."""
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, command)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "beside the league file" in result.output and "did you mean" not in result.output
+    (tmp_path / "leagues").mkdir()
+    (tmp_path / "leagues" / "arena.db").write_bytes(b"")
+    result = runner.invoke(app, command)
+    assert result.exit_code == 2
+    assert "did you mean --db leagues/arena.db?" in result.output, result.output
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "arena.db").write_bytes(b"")
+    result = runner.invoke(app, command)  # two candidates: no guess
+    assert result.exit_code == 2 and "did you mean" not in result.output
+
+
+BUILTIN_LEAGUE = """
+[league]
+name = "b"
+game = "trix"
+
+[rules]
+kingdoms = 1
+"""
+
+
+def builtin_league(folder: Path, league: str = "", bots: tuple[str, ...] = ()) -> Path:
+    """A league file of four built-in entrants (`bots` replaces the first ones' specs);
+    `league` adds lines to its [league] table."""
+    specs = [*bots, *["builtin:random"] * (4 - len(bots))]
+    text = BUILTIN_LEAGUE.replace('game = "trix"', f'game = "trix"\n{league}')
+    for i, spec in enumerate(specs):
+        text += f'\n[[entrant]]\nname = "e{i}"\nbot = "{spec}"\n'
+    path = folder / "b.toml"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["table"], ["games"], ["faults"], ["compare", "a", "b"], ["replay", "1"], ["run", "L"]],
+)
+def test_a_file_that_is_not_a_database_is_an_error_not_a_traceback(tmp_path, command) -> None:
+    bad = tmp_path / "notes.db"
+    bad.write_text("not a database\n" * 100)
+    command = [str(builtin_league(tmp_path)) if c == "L" else c for c in command]
+    result = runner.invoke(app, [*command, "--db", str(bad)])
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("error: ") and "is not a league database" in result.output
+    assert bad.read_text() == "not a database\n" * 100
+
+
+def test_replays_naming_a_file_is_refused_before_any_game(tmp_path) -> None:
+    target = tmp_path / "out.json"
+    target.write_text("{}")
+    result = runner.invoke(app, ["play", *["builtin:first"] * 4, "--replays", str(target)])
+    assert result.exit_code == 2 and result.output.startswith("error: "), result.output
+    assert "is a file, not a folder" in result.output and "seed" not in result.output
+    assert target.read_text() == "{}"
+
+
+def test_replay_of_json_that_is_not_a_replay_is_an_error_line(tmp_path) -> None:
+    runner.invoke(app, ["play", *["builtin:first"] * 4, "--replays", str(tmp_path)])
+    good = json.loads((tmp_path / "game-0001.json").read_text())
+    cases = {
+        "empty.json": ({}, '"format" is missing'),
+        "list.json": ([1, 2], "JSON list"),
+        "chess.json": ({**good, "game": "chess"}, "'chess' is not one of trix, trianon"),
+        "cut.json": ({k: v for k, v in good.items() if k != "players"}, "'players'"),
+        "deal.json": ({**good, "deals": [{}]}, "not a readable"),
+    }
+    for name, (data, message) in cases.items():
+        (tmp_path / name).write_text(json.dumps(data))
+        for fmt in ("text", "json"):
+            result = runner.invoke(app, ["replay", str(tmp_path / name), "--format", fmt])
+            if name == "deal.json" and fmt == "json":
+                continue  # JSON output only re-prints the document
+            assert result.exit_code == 2, (name, fmt, result.output)
+            assert result.output.startswith("error: ") and message in result.output, result.output
+
+
+def test_run_refuses_an_unknown_table_format_before_running(tmp_path) -> None:
+    league = builtin_league(tmp_path)
+    result = runner.invoke(app, ["run", str(league), "--format", "xml"])
+    assert result.exit_code == 2, result.output
+    assert result.output == "error: --format must be one of text, markdown, csv, json, not 'xml'\n"
+    assert not (tmp_path / "arena.db").exists()
+
+
+def test_games_and_matches_together_are_refused() -> None:
+    bots = ["builtin:first"] * 4
+    result = runner.invoke(app, ["play", *bots, "--matches", "2", "--games", "5"])
+    assert result.exit_code == 2 and result.output.startswith("error: "), result.output
+    assert "--games 5 and --matches 2 do not go together" in result.output
+    assert "give one of them" in result.output
+    alone = runner.invoke(app, ["play", *bots, "--matches", "1", "--json"])
+    assert alone.exit_code == 0 and len(alone.output.splitlines()) == 4
+
+
+@pytest.mark.parametrize("spec", ["builtin:random", " builtin:first"])
+def test_check_bot_refuses_a_builtin_bot(spec) -> None:
+    result = runner.invoke(app, ["check-bot", spec])
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("error: check-bot checks external bots")
+    assert "verdict" not in result.output
+
+
+def test_a_failed_demo_leaves_no_temporary_folder(tmp_path, monkeypatch) -> None:
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    result = runner.invoke(app, ["demo", "--league", str(tmp_path / "missing.toml")])
+    assert result.exit_code == 2 and "no such league file" in result.output, result.output
+    assert list(tmp_path.glob("arena-demo-*")) == []
+
+
+def test_readme_replay_example_is_what_the_play_command_writes(tmp_path) -> None:
+    """The README's replay example is game 1 of the `arena play` command it shows
+    (shortened with "..." strings, so the block is still JSON)."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Replays (`arena-replay/1`)") :]
+    example = json.loads(section[section.index("```json") + 7 : section.index("```\n", 10)])
+    command = readme[readme.index("```sh\narena play") + 6 :].split("```")[0]
+    args = command.replace("\\\n", " ").split()[1:]
+    args[args.index("--games") + 1] = "1"
+    args[args.index("--replays") + 1] = str(tmp_path)
+    assert runner.invoke(app, args).exit_code == 0
+    replay = json.loads((tmp_path / "game-0001.json").read_text())
+    for key in ("format", "game", "options", "seed", "players", "totals", "ranks", "faults"):
+        assert example[key] == replay[key], key
+    shown, deal = example["deals"][0], replay["deals"][0]
+    assert {k: shown[k] for k in ("number", "king", "scores")} == {
+        k: deal[k] for k in ("number", "king", "scores")
+    }
+    assert shown["events"][:-1] == deal["events"][: len(shown["events"]) - 1]
+    assert shown["hands"][0][:-1] == deal["hands"][0][: len(shown["hands"][0]) - 1]
+
+
+def test_readme_names_every_league_file() -> None:
+    layout = (ROOT / "README.md").read_text().split("## Layout")[1]
+    for league in (ROOT / "leagues").glob("*.toml"):
+        assert league.name in layout, league.name

@@ -559,3 +559,53 @@ def test_migrations_bring_an_old_database_up_to_date(tmp_path, monkeypatch) -> N
         assert versions == [1, 2, 3]
     finally:
         new.close()
+
+
+def test_gauntlet_candidates_named_twice_are_a_league_file_error(tmp_path) -> None:
+    path = write_league(
+        tmp_path,
+        **{
+            'schedule = "round-robin"': 'schedule = "gauntlet"\nmatches = 2\n'
+            'candidates = ["first", "random-a", "first"]'
+        },
+    )
+    with pytest.raises(ConfigError) as err:
+        load_league(path)
+    assert str(path) in str(err.value) and "candidates" in str(err.value)
+    assert "'first' appears twice" in str(err.value)
+    result = CliRunner().invoke(app, ["run", str(path), "--db", str(tmp_path / "g.db")])
+    assert result.exit_code == 2 and result.output.startswith("error: "), result.output
+    assert f"{path}: [league] candidates" in result.output
+
+
+def test_league_file_errors_name_the_entrant_and_say_what_is_required(tmp_path) -> None:
+    cases = {
+        'bot = "builtin:first"': (
+            'bot = "builtin:best"',
+            "[entrant 1] bot of 'first': unknown built-in bot",
+        ),
+        'bot = "builtin:random"': (
+            'bot = "grpc:nohost"',
+            "[entrant 2] bot of 'random-a': bot spec 'grpc:nohost'",
+        ),
+        'game = "trix"': ("", "[league] game is required: one of trix, trianon"),
+        "[[entrant]]": ("[[entrants]]", "entrants is not a known key"),
+    }
+    for old, (new, message) in cases.items():
+        path = write_league(tmp_path, **{old: new})
+        with pytest.raises(ConfigError) as err:
+            load_league(path)
+        assert str(err.value).startswith(f"{path}: {message}"), str(err.value)
+    text = write_league(tmp_path).read_text()
+    path = tmp_path / "few.toml"
+    path.write_text(text[: text.index('[[entrant]]\nname = "random-b"')])
+    with pytest.raises(ConfigError) as err:
+        load_league(path)
+    assert str(err.value) == f"{path}: [[entrant]] tables: trix needs at least 4 entrants, " + (
+        "this file has 2"
+    )
+    result = CliRunner().invoke(
+        app, ["run", str(write_league(tmp_path, **{'bot = "builtin:first"': 'bot = "builtin:x"'}))]
+    )
+    assert result.exit_code == 2 and "[entrant 1] bot of 'first'" in result.output, result.output
+    assert not (tmp_path / "arena.db").exists()  # refused before the database is made

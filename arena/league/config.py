@@ -121,7 +121,7 @@ class _Reader:
         self.data = data
 
     def fail(self, key: str, problem: str) -> None:
-        where = f"[{self.table}] {key}".strip()
+        where = f"[{self.table}] {key}".strip() if self.table else key
         raise ConfigError(f"{self.path}: {where} {problem}")
 
     def get(self, key: str, kind: type | tuple[type, ...], default: Any, what: str) -> Any:
@@ -133,8 +133,10 @@ class _Reader:
             self.fail(key, f"must be {what}, not {value!r}")
         return value
 
-    def choice(self, key: str, choices: tuple[str, ...], default: str) -> str:
+    def choice(self, key: str, choices: tuple[str, ...], default: str | None) -> str:
         value = self.data.get(key, default)
+        if value is None:
+            self.fail(key, f"is required: one of {', '.join(choices)}")
         if value not in choices:
             self.fail(key, f"must be one of {', '.join(choices)}; got {value!r}")
         return value
@@ -156,6 +158,27 @@ def _tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
     return kind if isinstance(kind, tuple) else (kind,)
 
 
+def bot_spec_problem(spec: str) -> str | None:
+    """What is wrong with a bot spec that can be told without running it (an unknown
+    built-in bot, a grpc: spec with no port, an empty spec); None when nothing is."""
+    from arena.bots.builtin import BUILTIN_BOTS
+    from arena.bots.spec import BUILTIN_PREFIX, GRPC_PREFIX, grpc_address
+
+    spec = spec.strip()
+    if not spec:
+        return "is empty; use builtin:NAME, grpc:HOST:PORT, grpc:unix:PATH or a command"
+    if spec.startswith(BUILTIN_PREFIX):
+        if spec[len(BUILTIN_PREFIX) :] not in BUILTIN_BOTS:
+            known = ", ".join(BUILTIN_PREFIX + name for name in BUILTIN_BOTS)
+            return f"unknown built-in bot {spec!r}; built-in bots are: {known}"
+    elif spec.startswith(GRPC_PREFIX):
+        try:
+            grpc_address(spec)
+        except ConfigError as err:
+            return str(err)
+    return None
+
+
 def load_league(path: str | Path) -> LeagueConfig:
     """Read and validate a league file; ConfigError says what to fix."""
     path = Path(path)
@@ -169,7 +192,7 @@ def load_league(path: str | Path) -> LeagueConfig:
         raise ConfigError(f"{path}: not valid TOML: {err}") from None
     top = _Reader(path, "", data, TOP_KEYS)
     if "league" not in data:
-        top.fail("league", "is required: a [league] table with at least name and game")
+        top.fail("[league]", "is required: a [league] table with at least name and game")
     league = _Reader(path, "league", data["league"], LEAGUE_KEYS)
     name = league.get("name", str, None, "the league's name (a string)")
     if not name.strip():
@@ -189,7 +212,7 @@ def load_league(path: str | Path) -> LeagueConfig:
 
     rules_data = data.get("rules", {})
     if not isinstance(rules_data, dict):
-        top.fail("rules", "must be a table ([rules]) of the game's rule options")
+        top.fail("[rules]", "must be a table of the game's rule options")
     try:
         options = game.parse_options(rules_data)
     except ConfigError as err:
@@ -226,27 +249,36 @@ def load_league(path: str | Path) -> LeagueConfig:
 
     raw_entrants = data.get("entrant", [])
     if not isinstance(raw_entrants, list) or not raw_entrants:
-        top.fail("entrant", "is required: one [[entrant]] table per bot, with name and bot")
+        top.fail("[[entrant]]", "is required: one [[entrant]] table per bot, with name and bot")
     entrants = []
     for i, raw in enumerate(raw_entrants, start=1):
         ent = _Reader(path, f"entrant {i}", raw, {"name", "bot"})
-        entrants.append(
-            Entrant(
-                ent.get("name", str, None, "the entrant's name (a string)"),
-                ent.get("bot", str, None, "a bot spec: builtin:NAME, grpc:... or a command"),
-            )
+        entrant = Entrant(
+            ent.get("name", str, None, "the entrant's name (a string)"),
+            ent.get("bot", str, None, "a bot spec: builtin:NAME, grpc:... or a command"),
         )
+        problem = bot_spec_problem(entrant.bot)
+        if problem:
+            ent.fail("bot", f"of {entrant.name!r}: {problem}")
+        entrants.append(entrant)
     names = [e.name for e in entrants]
     duplicate = next((n for n in names if names.count(n) > 1), None)
     if duplicate:
-        top.fail("entrant", f"names must be unique; {duplicate!r} appears twice")
+        top.fail("[[entrant]]", f"names must be unique; {duplicate!r} appears twice")
     if len(entrants) < game.seats:
-        top.fail("entrant", f"needs at least {game.seats} entrants for {game_name}")
+        top.fail(
+            "[[entrant]]",
+            f"tables: {game_name} needs at least {game.seats} entrants, "
+            f"this file has {len(entrants)}",
+        )
     for candidate in candidates:
         if candidate not in names:
             league.fail("candidates", f"names {candidate!r}, which is not an entrant")
     if schedule == "gauntlet" and not candidates:
         league.fail("candidates", "is required with schedule = 'gauntlet'")
+    repeated = next((c for c in candidates if candidates.count(c) > 1), None)
+    if repeated is not None:
+        league.fail("candidates", f"must not repeat a name; {repeated!r} appears twice")
     return LeagueConfig(
         path=path.resolve(),
         name=name,

@@ -21,6 +21,7 @@ from typing import Any
 
 from arena.bots.sandbox import sandbox_notice as bot_sandbox_notice
 from arena.bots.spec import slug
+from arena.errors import ConfigError
 from arena.games import get_game
 from arena.league.config import LeagueConfig, load_league
 from arena.league.ratings import (
@@ -44,15 +45,18 @@ from arena.league.worker import play_scheduled_match, worker_init
 
 def league_schedule(config: LeagueConfig) -> list[ScheduledMatch]:
     game = get_game(config.game)
-    return build_schedule(
-        [e.name for e in config.entrants],
-        game.seats,
-        config.schedule,
-        config.seed,
-        rounds=config.rounds,
-        matches=config.matches,
-        candidates=config.candidates,
-    )
+    try:
+        return build_schedule(
+            [e.name for e in config.entrants],
+            game.seats,
+            config.schedule,
+            config.seed,
+            rounds=config.rounds,
+            matches=config.matches,
+            candidates=config.candidates,
+        )
+    except ValueError as err:  # load_league checks what it can; this names the file anyway
+        raise ConfigError(f"{config.path}: [league] {err}") from None
 
 
 def default_db_path(config: LeagueConfig) -> Path:

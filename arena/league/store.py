@@ -8,6 +8,7 @@ migrations recorded in `schema_migrations`; the README documents every table.
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -158,12 +159,24 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
 def open_db(path: str | Path) -> sqlite_utils.Database:
     """Open (creating if needed) a league database, in WAL mode, migrated to the latest."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    db = sqlite_utils.Database(path)
-    db.conn.execute("PRAGMA journal_mode=WAL")
-    db.conn.execute("PRAGMA synchronous=NORMAL")  # WAL: durable at checkpoints, never torn
-    db.conn.execute("PRAGMA busy_timeout=10000")
-    migrate(db)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite_utils.Database(path)
+    except (OSError, sqlite3.Error) as err:
+        raise ConfigError(
+            f"cannot open the league database {path}: {err}; give --db the path of a file"
+        ) from None
+    try:
+        db.conn.execute("PRAGMA journal_mode=WAL")
+        db.conn.execute("PRAGMA synchronous=NORMAL")  # WAL: durable at checkpoints, never torn
+        db.conn.execute("PRAGMA busy_timeout=10000")
+        migrate(db)
+    except sqlite3.DatabaseError as err:
+        db.close()
+        raise ConfigError(
+            f"{path} is not a league database ({err}): give --db the arena.db that "
+            "`arena run` wrote, or a path where none exists yet"
+        ) from None
     return db
 
 
