@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import struct
 import sys
 import time
@@ -12,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots.remote import BotStartError, RemotePlayer, RemoteSettings
-from arena.bots.spec import spec_slug, started_players
+from arena.bots.remote import NAME_LIMIT, BotStartError, RemotePlayer, RemoteSettings
+from arena.bots.spec import spec_slug, started_players, unique_names
 from arena.cards import parse_card
+from arena.errors import ConfigError
 from arena.games import get_game, trix
 from arena.referee import FAULT_KINDS, RefereeSettings, bot_seed, play_game
 from arena.v1 import bot_pb2 as pb
@@ -176,6 +178,31 @@ def test_logs_capture_the_bots_output(tmp_path) -> None:
     result, _, _ = play_with(scripted("--fault", "exit"), tmp_path)
     logs = list(tmp_path.glob("*.log"))
     assert any("exiting on purpose" in p.read_text() for p in logs)
+
+
+def test_names_stay_distinct_when_a_bot_names_itself_like_a_repeat() -> None:
+    assert unique_names(["random", "random", "random"]) == ["random", "random#2", "random#3"]
+    # A bot calling itself "random#2" must not share a name (and summed scores) with the
+    # second built-in random bot.
+    assert unique_names(["random#2", "random", "random"]) == ["random#2", "random", "random#3"]
+    assert unique_names(["a", "a", "a#2"]) == ["a", "a#2", "a#2#2"]
+
+
+def test_a_bots_name_reaches_no_terminal_raw(tmp_path) -> None:
+    """The handshake name is the bot's to choose: escape sequences, line breaks and
+    carriage returns would clear the organiser's screen or forge output lines."""
+    hostile = shlex.quote("\x1b[2Jevil\nfake line: greedy crashed\r" + "x" * 500)
+    result, _, _ = play_with(scripted("--name", hostile), tmp_path)
+    name = result.replay["players"][0]
+    assert name.startswith("?[2Jevil?fake line: greedy crashed?xxx")
+    assert name.isprintable() and len(name) <= NAME_LIMIT
+
+
+def test_a_missing_python_script_is_named_before_the_bot_starts(tmp_path) -> None:
+    """Not "did not start listening within 10 s": in the sandbox the bot starts in its
+    own folder, and its log would name a different missing path."""
+    with pytest.raises(ConfigError, match=r"no such file .*/nothere\.py"):
+        play_with("python nothere.py", tmp_path)
 
 
 def _requests(path: Path) -> list[pb.DecisionRequest]:

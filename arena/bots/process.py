@@ -63,7 +63,7 @@ def command_argv(command: str, base_dir: Path | None = None) -> list[str]:
     base = base_dir or Path.cwd()
     for i, arg in enumerate(argv[1:], start=1):
         candidate = base / arg
-        if not arg.startswith("-") and not os.path.isabs(arg) and candidate.exists():
+        if not arg.startswith("-") and not os.path.isabs(arg) and os.path.exists(candidate):
             argv[i] = str(candidate.resolve())
     return argv
 
@@ -165,6 +165,14 @@ class BotProcess:
                 else "not executable"
             )
             raise ConfigError(f"cannot start bot command {shlex.join(self.argv)}: {why}")
+        script = next((arg for arg in argv[1:] if not arg.startswith("-")), "")
+        if argv[0] == sys.executable and script.endswith(".py"):
+            where = Path(self.cwd or Path.cwd()) / script
+            if not os.path.exists(where):  # said here: a sandboxed bot starts in its own
+                # folder, and its log would name some other missing path
+                raise ConfigError(
+                    f"cannot start bot command {shlex.join(argv)}: no such file {where}"
+                )
         if self.sandbox is not None:
             argv = wrap(self.argv, self.sandbox, self.slot, self.folder, self.cwd, variables)
         env = {**os.environ, **variables}

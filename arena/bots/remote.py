@@ -32,7 +32,7 @@ from arena.errors import ArenaError, IllegalAction
 from arena.games import get_game
 from arena.games.base import Action, Game
 from arena.loop import loop_busy, run
-from arena.referee import BotFault, Decision, GameStart
+from arena.referee import BotFault, Decision, GameStart, truncate
 from arena.v1 import bot_pb2 as pb
 from arena.wire import (
     PROTOCOL_VERSION,
@@ -46,6 +46,7 @@ from arena.wire import (
 
 MAX_REPLY_BYTES = 64 * 1024  # a DecisionReply is a few dozen bytes
 MAX_REQUEST_BYTES = 1 << 20
+NAME_LIMIT = 64  # characters kept of a bot's name and version from the handshake
 MAX_DECISIONS_PER_GAME = 2000  # bounds the stream's own gRPC deadline
 _MSG_DEAL_END, _MSG_GAME_END = 2, 3
 
@@ -169,8 +170,8 @@ class RemotePlayer:
                 f"bot {self.spec!r} speaks arena protocol {reply.protocol_version}, the referee "
                 f"speaks {PROTOCOL_VERSION}: rebuild it from protos/arena/v1/bot.proto"
             )
-        self.name = reply.name or self.name
-        self.version = reply.version
+        self.name = printable(reply.name, NAME_LIMIT) or self.name
+        self.version = printable(reply.version, NAME_LIMIT)
         self.wants_notices = reply.notices
         self._dead = None
 
@@ -557,4 +558,14 @@ def _log_tail(path: Path, lines: int = 15) -> str:
         data = path.read_bytes()[-4000:]
     except OSError:
         return ""
-    return "\n".join(data.decode(errors="replace").splitlines()[-lines:])
+    tail = data.decode(errors="replace").splitlines()[-lines:]
+    return "\n".join(printable(line, 300) for line in tail)
+
+
+def printable(text: str, limit: int) -> str:
+    """A bot's text made safe for a terminal, a table and a log line: control characters
+    (escape sequences, carriage returns, newlines) become `?`, and it is cut at `limit`
+    characters. A bot chooses its name and its log; without this it could clear the
+    organiser's screen or forge lines of the referee's output."""
+    clean = "".join(ch if ch.isprintable() else "?" for ch in text[: limit + 1])
+    return truncate(clean.strip(), limit)

@@ -79,12 +79,22 @@ def spec_slug(spec: str) -> str:
 
 
 def unique_names(names: list[str]) -> list[str]:
-    """Names as bots give them, with `#2`, `#3` appended when a name repeats."""
+    """Names as bots give them, with `#2`, `#3` appended when a name repeats.
+
+    Always distinct, also when a bot names itself like a repeat (`random#2`): summaries
+    add scores up by name, so two seats sharing one would merge two bots' results."""
     seen: dict[str, int] = {}
+    taken: set[str] = set()
     out = []
     for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        out.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+        count = seen.get(name, 0) + 1
+        candidate = name if count == 1 else f"{name}#{count}"
+        while candidate in taken:
+            count += 1
+            candidate = f"{name}#{count}"
+        seen[name] = count
+        taken.add(candidate)
+        out.append(candidate)
     return out
 
 
