@@ -161,3 +161,41 @@ def test_nothing_a_bot_started_outlives_a_referee_killed_with_sigkill(tmp_path) 
             process.wait(timeout=10)
     left = bot_processes_left()
     assert left == [], f"processes of started bots outlived the referee: {left}"
+
+
+def _zombie_children() -> list[int]:
+    me = str(os.getpid())
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                fields = Path(f"/proc/{entry.name}/stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if fields[0] == "Z" and fields[1] == me:
+                found.append(int(entry.name))
+    return found
+
+
+def test_a_sandboxed_bot_that_keeps_crashing_leaves_no_zombies(tmp_path) -> None:
+    """Each time a sandboxed bot exits by itself, an orphaned bwrap comes back to the
+    referee (the subreaper); unreaped, a long league would run out of process ids."""
+    from arena.bots.remote import RemoteSettings
+    from arena.bots.sandbox import Sandbox
+    from arena.bots.spec import started_players
+    from arena.games import get_game
+    from arena.referee import play_game
+
+    game = get_game("trix")
+    options = game.parse_options({"kingdoms": "1"})
+    specs = [f"python {REPO / 'tests/hostile/exit_bot.py'}"] + ["builtin:random"] * 3
+    settings = RemoteSettings(move_timeout=2.0)
+    before = set(_zombie_children())
+    with started_players(
+        specs, "trix", game.options_dict(options), settings, tmp_path, sandbox=Sandbox()
+    ) as players:
+        for i in range(3):  # the bot crashes and is restarted in every game
+            faults = play_game(game, players, f"zombies-{i}", options).faults
+            assert [f.kind for f in faults][:1] == ["crash"]
+            assert set(_zombie_children()) - before == set()
+    assert set(_zombie_children()) - before == set()

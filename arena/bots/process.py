@@ -259,6 +259,7 @@ class BotProcess:
         self.process = None
         with _live_lock:
             _live.discard(self)
+        _reap_strays()
 
     def _victims(self) -> set[int]:
         """Every process to end with this bot: those below it and its orphans, from one
@@ -316,6 +317,39 @@ def _reap(pids: set[int]) -> None:
             if done:
                 break
             time.sleep(0.01)
+
+
+def _reap_strays() -> None:
+    """Collect every exited child of ours that no BotProcess waits for.
+
+    As the bots' subreaper the referee inherits their orphans. One that exits by
+    itself stays a zombie until someone waits for it, holding a process id; the
+    sandbox's bwrap leaves one such each time a bot exits on its own. Over a long
+    league with a crash-looping bot they would use up the machine's process ids.
+    Children of live bots' own processes are left to their `Popen`, whose exit
+    status names the crash."""
+    with _live_lock:
+        waited = {bot.pid for bot in _live}
+    me = os.getpid()
+    for pid, state, parent in _children_states():
+        if parent == me and state == "Z" and pid not in waited:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, os.WNOHANG)
+
+
+def _children_states() -> list[tuple[int, str, int]]:
+    """(pid, state letter, parent pid) of every process, from /proc."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        found.append((int(entry.name), fields[0].decode(), int(fields[1])))
+    return found
 
 
 def kill_all_now() -> None:
