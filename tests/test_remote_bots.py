@@ -324,6 +324,27 @@ def test_a_flooding_bot_has_its_log_capped(tmp_path) -> None:
     assert log.read_text().endswith("further output was discarded]\n")
 
 
+def test_the_log_cap_holds_across_restarts_and_a_new_run_starts_a_new_log(tmp_path) -> None:
+    """A bot that floods and crashes must not get a fresh cap per restart; and a log
+    left by an earlier run must not be appended to (start-failure excerpts read it)."""
+    from arena.bots.process import LOG_CAP_BYTES, BotProcess
+
+    log = tmp_path / "bot.log"
+    log.write_text("a line from an earlier run\n")
+    flood = "import sys; sys.stdout.write('x' * (700 * 1024)); sys.stdout.flush()"
+    bot = BotProcess([sys.executable, "-c", flood], log)
+    try:
+        for _ in range(3):  # the first start and two restarts, each 700 KiB of output
+            bot.start()
+            bot.wait_exit(10)
+    finally:
+        bot.close()
+    text = log.read_text()
+    assert "earlier run" not in text
+    assert LOG_CAP_BYTES <= len(text) <= LOG_CAP_BYTES + 200
+    assert text.count("further output was discarded") == 1
+
+
 def test_log_names_keep_the_bot_and_its_flags_however_deep_its_folder() -> None:
     deep = "/tmp/" + "/".join(["folder"] * 30) + "/scripted_bot.py"
     assert spec_slug(f"python {deep} --fault flood") == "python-scripted_bot.py---fault-flood"

@@ -127,6 +127,8 @@ class BotProcess:
         self.marker = f"{MARKER_VARIABLE}={self.bot_id}"
         self.process: subprocess.Popen[bytes] | None = None
         self._drain: threading.Thread | None = None
+        self._logged = [0]  # bytes written to the log by every start so far (its cap)
+        self._log_started = False  # the first start empties a log left by an earlier run
 
     def ready_address(self) -> str:
         """The address to connect to once the socket exists: with a sandbox, the
@@ -192,9 +194,11 @@ class BotProcess:
             raise ConfigError(f"cannot start bot command {shlex.join(self.argv)}: {err}") from None
         with _live_lock:
             _live.add(self)
+        mode = "ab" if self._log_started else "wb"
+        self._log_started = True
         self._drain = threading.Thread(
             target=_drain_to_log,
-            args=(self.process.stdout, self.log_path),
+            args=(self.process.stdout, self.log_path, mode, self._logged),
             name=f"bot-log-{self.process.pid}",
             daemon=True,
         )
@@ -288,19 +292,23 @@ class BotProcess:
             shutil.rmtree(self.folder, ignore_errors=True)  # a bot may leave files there
 
 
-def _drain_to_log(stream, log_path: Path) -> None:
-    """Copy the bot's output into its log up to the cap, then keep reading and drop it."""
-    written = 0
-    with open(log_path, "ab") as log:
+def _drain_to_log(stream, log_path: Path, mode: str, written: list[int]) -> None:
+    """Copy the bot's output into its log up to the cap, then keep reading and drop it.
+
+    `written` counts for the log file as a whole, every restart of the bot included,
+    so a bot that floods and crashes cannot grow its log by a cap per restart; the
+    first start of a BotProcess truncates (`mode` "wb"), so a log holds one run's
+    output and a start failure's excerpt is never an earlier run's."""
+    with open(log_path, mode) as log:
         while True:
             chunk = stream.read1(65536) if hasattr(stream, "read1") else stream.read(65536)
             if not chunk:
                 break
-            if written < LOG_CAP_BYTES:
-                piece = chunk[: LOG_CAP_BYTES - written]
+            if written[0] < LOG_CAP_BYTES:
+                piece = chunk[: LOG_CAP_BYTES - written[0]]
                 log.write(piece)
-                written += len(piece)
-                if written >= LOG_CAP_BYTES:
+                written[0] += len(piece)
+                if written[0] >= LOG_CAP_BYTES:
                     log.write(b"\n[arena: log capped here; further output was discarded]\n")
                 log.flush()
     stream.close()
