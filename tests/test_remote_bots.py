@@ -64,6 +64,8 @@ GOT = {  # what each scripted fault sends back, as the fault's `got` shows it
     "oversize": "RESOURCE_EXHAUSTED",
     "wrong-id": "decision_id 1003",
     "exit": "exited with code 3",
+    "lie-timeout": "DEADLINE_EXCEEDED: made up by the bot",
+    "lie-oversize": "RESOURCE_EXHAUSTED: made up by the bot",
 }
 
 
@@ -77,6 +79,10 @@ GOT = {  # what each scripted fault sends back, as the fault's `got` shows it
         ("oversize", "oversize"),
         ("wrong-id", "protocol"),
         ("exit", "crash"),
+        # A status the bot sends itself is no proof: it gets no timeout or oversize
+        # fault it did not earn, but a protocol fault that says what it sent.
+        ("lie-timeout", "protocol"),
+        ("lie-oversize", "protocol"),
     ],
 )
 def test_a_fault_gives_a_fallback_move_and_the_game_goes_on(tmp_path, fault, kind, transport):

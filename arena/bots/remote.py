@@ -46,6 +46,8 @@ from arena.wire import (
 
 MAX_REPLY_BYTES = 64 * 1024  # a DecisionReply is a few dozen bytes
 MAX_REQUEST_BYTES = 1 << 20
+_CLOCK_SLACK = 0.005  # gRPC's deadline and time.monotonic may differ by this much
+_GRPC_TOO_LARGE = "CLIENT: Received message larger than max"  # gRPC's own check's text
 NAME_LIMIT = 64  # characters kept of a bot's name and version from the handshake
 MAX_DECISIONS_PER_GAME = 2000  # bounds the stream's own gRPC deadline
 _MSG_DEAL_END, _MSG_GAME_END = 2, 3
@@ -404,9 +406,12 @@ class RemotePlayer:
         """The named fault of a failed call (README "Faults")."""
         code = err.code() if hasattr(err, "code") else None
         status = f"{code.name if code else '?'}: {_rpc_text(err)}"
-        if code == grpc.StatusCode.DEADLINE_EXCEEDED or time.monotonic() >= deadline:
+        # A bot can end a call with any status it likes, so a status alone proves
+        # nothing: a timeout is one only when the time is up, an oversize only when
+        # gRPC's own size check on this side (the "CLIENT:" text) refused the message.
+        if time.monotonic() >= deadline - _CLOCK_SLACK:
             return self._timeout_fault()
-        if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
+        if code == grpc.StatusCode.RESOURCE_EXHAUSTED and _GRPC_TOO_LARGE in _rpc_text(err):
             return BotFault(
                 "oversize",
                 f"sent a message over the {MAX_REPLY_BYTES // 1024} KiB limit ({_rpc_text(err)})",
@@ -426,7 +431,7 @@ class RemotePlayer:
             )
         return BotFault(
             "protocol",
-            f"answered with something that is not a DecisionReply ({status})",
+            f"ended the call with the status {status} instead of answering",
             "in a DecisionReply message",
             status,
         )

@@ -13,6 +13,8 @@ never answers), hello-garbage (Hello answers bytes that are not a HelloReply),
 hello-oversize (a 2 MB HelloReply), old-protocol (speaks protocol version 99),
 no-grpc (listens on the socket but answers every connection with garbage, not gRPC),
 notify-hang (asks for notices, then never acknowledges one nor ends its Play stream).
+lie-timeout and lie-oversize end the call at once with the status DEADLINE_EXCEEDED or
+RESOURCE_EXHAUSTED, as if the referee's deadline or size limit had struck.
 The fault happens at the decision whose decision_id is N (default 3): decision ids run
 on through a restart, so a restarted bot does not fault again. With --record, every
 request's raw bytes are appended to FILE (length-prefixed) for tests to inspect.
@@ -60,7 +62,13 @@ def record(data: bytes) -> None:
             f.write(struct.pack(">I", len(data)) + data)
 
 
-def answer(request: pb.DecisionRequest) -> bytes:
+LYING_STATUSES = {
+    "lie-timeout": grpc.StatusCode.DEADLINE_EXCEEDED,
+    "lie-oversize": grpc.StatusCode.RESOURCE_EXHAUSTED,
+}
+
+
+def answer(request: pb.DecisionRequest, context) -> bytes:
     fault = args.fault
     hit = request.decision_id == args.at
     action = request.legal[0]
@@ -86,6 +94,8 @@ def answer(request: pb.DecisionRequest) -> bytes:
         for _ in range(64):  # 4 MiB of output, more than the referee keeps
             sys.stdout.write(chunk)
         sys.stdout.flush()
+    elif hit and fault in LYING_STATUSES:
+        context.abort(LYING_STATUSES[fault], "made up by the bot")
     elif hit and fault == "slow":
         time.sleep(0.7)
     elif hit and fault == "spawn":
@@ -118,7 +128,7 @@ def hello(data: bytes, context) -> bytes:
 
 def decide(data: bytes, context) -> bytes:
     record(data)
-    return answer(pb.DecisionRequest.FromString(data))
+    return answer(pb.DecisionRequest.FromString(data), context)
 
 
 def play(requests, context):
@@ -126,7 +136,7 @@ def play(requests, context):
         message = pb.RefereeMessage.FromString(data)
         if message.WhichOneof("body") == "decision":
             record(message.decision.SerializeToString())
-            yield answer(message.decision)
+            yield answer(message.decision, context)
     if args.fault == "notify-hang":
         time.sleep(600)  # never end our side of the stream
 
