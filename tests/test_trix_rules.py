@@ -5,6 +5,9 @@ Each test is named after its rule (`test_t3_2_...` is rule T-3.2).
 
 from __future__ import annotations
 
+import copy
+import random
+
 import pytest
 
 from arena.cards import CARD_CODES, FULL_DECK, card_code, codes_of, parse_card, parse_cards
@@ -496,7 +499,8 @@ def test_t7_2_equal_totals_share_the_better_place() -> None:
 
 
 def _tied_game(options: TrixOptions) -> trix.TrixState:
-    """One Trix deal where seats 2 and 3 tie at the top (suited hands, king 2)."""
+    """A No Tricks deal (suited hands, King seat 0) after which seat 0 has taken every
+    trick and seats 1, 2 and 3 tie at the top with 0."""
     state = new_deal(SUITED, king=0, options=options, contracts_left=only("no-tricks"))
     return state
 
@@ -520,12 +524,38 @@ def test_t7_3_tiebreak_adds_king_of_hearts_deals_while_the_top_is_shared() -> No
     assert len(plain.records) == 1 and result(plain)[1] == [4, 1, 1, 1]
 
 
+def _play_deal_keeping_the_top_shared(state: trix.TrixState, rng) -> trix.TrixState:
+    """The current deal played out by random legal moves, retried (bounded) until it
+    ends with the highest total still shared: the state after that deal."""
+    deal = state.deal_index
+    for _ in range(200):
+        trial = copy.deepcopy(state)
+        for _ in range(300):  # a King of Hearts deal makes at most 1 + 4 + 52 moves
+            if trial.to_move < 0 or trial.deal_index != deal:
+                break
+            apply(trial, rng.choice(trial.legal))
+        assert trial.deal_index == deal + 1
+        if trial.totals.count(max(trial.totals)) >= 2:
+            return trial
+    pytest.fail(f"no play of deal {deal + 1} keeps the tie for first")
+
+
 def test_t7_3_at_most_four_extra_deals() -> None:
-    options = parse_options({"tiebreak": "king-of-hearts"})
-    for seed in range(30):
-        state = new_game(f"t7.3-{seed}", options)
-        finish_game(state)
-        assert len(state.records) <= 24
+    # The tie for first persists through every extra deal: after the 4th the game is
+    # over and the tie stands (T-7.3), without a 5th extra deal.
+    rng = random.Random("t7.3")
+    options = parse_options({"tiebreak": "king-of-hearts", "doubling": "false"})
+    state = _tied_game(options)
+    play_deal_first(state)
+    assert state.totals == [-195, 0, 0, 0]
+    for extra in range(4):
+        assert state.to_move >= 0, f"the game ended after {extra} extra deals, tie unbroken"
+        assert state.deal_index == 1 + extra and state.contract == trix.KING_OF_HEARTS
+        state = _play_deal_keeping_the_top_shared(state, rng)
+    assert state.to_move < 0 and state.kind == trix.KIND_OVER
+    assert len(state.records) == 5 and state.tiebreak_deals == 4
+    totals, ranks = result(state)
+    assert ranks.count(1) >= 2  # the tie stands: the seats share first place
 
 
 # --- T-8 What each player may know -----------------------------------------------------
