@@ -30,6 +30,7 @@ from arena.games.trix import (
 )
 from arena.referee import play_game
 from tests.trix_scenarios import contract_action, expose_action, hands, play_cards, play_plan
+from tests.walks import until_over
 
 NO_DOUBLING = TrixOptions(doubling=False)
 
@@ -39,13 +40,15 @@ def only(contract: str) -> int:
 
 
 def finish_game(state: trix.TrixState) -> None:
-    while state.to_move >= 0:
+    for _ in until_over(state):
         apply(state, state.legal[0])
 
 
 def play_deal_first(state: trix.TrixState) -> None:
     deal = state.deal_index
-    while state.to_move >= 0 and state.deal_index == deal:
+    for _ in until_over(state):
+        if state.deal_index != deal:
+            break
         apply(state, state.legal[0])
 
 
@@ -173,7 +176,7 @@ def test_t2_4_kingdoms_pass_in_turn_order() -> None:
 def test_t2_5_each_contract_once_per_kingdom_last_one_not_asked() -> None:
     state = new_game("t2.5")
     asked = []
-    while state.to_move >= 0:
+    for _ in until_over(state):
         if state.kind == KIND_CONTRACT:
             asked.append(len(state.legal))
             apply(state, state.legal[-1])  # choose in reverse order
@@ -204,7 +207,7 @@ def test_t2_6_the_five_contracts() -> None:
 def test_t3_1_king_leads_then_each_trick_winner_leads() -> None:
     state = new_deal(MIXED, king=2, options=NO_DOUBLING, contracts_left=only("diamonds"))
     assert state.to_move == 2 and state.kind == KIND_PLAY and not state.trick
-    while state.to_move >= 0:
+    for _ in until_over(state):
         before = state.tricks_won.copy()
         for _ in range(4):
             apply(state, state.legal[0])
@@ -370,7 +373,7 @@ def test_t5_5_exposing_changes_no_play_restriction() -> None:
         while with_doubling.kind == KIND_EXPOSE:  # expose everything that may be exposed
             apply(with_doubling, with_doubling.legal[-1])
         without = new_deal(MIXED, king=0, options=NO_DOUBLING, contracts_left=only(contract))
-        while without.to_move >= 0:
+        for _ in until_over(without):
             assert with_doubling.legal == without.legal
             apply(with_doubling, without.legal[0])
             apply(without, without.legal[0])
@@ -431,7 +434,7 @@ def test_t6_4_pass_only_without_a_legal_card() -> None:
     passes = 0
     for i in range(20):
         state = new_deal(trix.deal_hands("t6.4", i), king=i % 4, contracts_left=only("trix"))
-        while state.to_move >= 0:
+        for _ in until_over(state):
             hand = set(trix.cards_of(state.hands[state.to_move]))
             can_play = hand & _row_playable(state.rows)
             if can_play:
@@ -448,7 +451,7 @@ def test_t6_4_pass_only_without_a_legal_card() -> None:
 def test_t6_5_empty_hands_are_skipped_and_three_out_ends_the_deal() -> None:
     state = new_deal(SUITED, king=2, contracts_left=only("trix"))
     turns = []
-    while state.to_move >= 0:
+    for _ in until_over(state):
         turns.append(state.to_move)
         apply(state, state.legal[0])
     # Each seat plays its own suit every turn; nobody passes, 2 then 3 then 0 go out.
@@ -631,7 +634,7 @@ def test_t9_options_validated_with_clear_errors() -> None:
 
 def test_t9_doubling_off_asks_no_exposures() -> None:
     state = new_game("t9", NO_DOUBLING)
-    while state.to_move >= 0:
+    for _ in until_over(state):
         assert state.kind != KIND_EXPOSE
         apply(state, state.legal[0])
 
@@ -720,7 +723,7 @@ def test_decision_kinds_are_the_four_of_the_interface() -> None:
     kinds = set()
     for seed in range(3):
         state = new_game(f"kinds-{seed}")
-        while state.to_move >= 0:
+        for _ in until_over(state):
             kinds.add(state.kind)
             apply(state, state.legal[0])
     assert kinds == {KIND_CONTRACT, KIND_EXPOSE, KIND_PLAY, KIND_PASS}
