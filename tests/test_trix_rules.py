@@ -10,7 +10,15 @@ import random
 
 import pytest
 
-from arena.cards import CARD_CODES, FULL_DECK, card_code, codes_of, parse_card, parse_cards
+from arena.cards import (
+    CARD_CODES,
+    FULL_DECK,
+    card_code,
+    codes_of,
+    parse_card,
+    parse_cards,
+    shuffled_deck,
+)
 from arena.errors import CardError, ConfigError, IllegalAction
 from arena.games import get_game, trix
 from arena.games.trix import (
@@ -144,6 +152,11 @@ def test_t2_2_deals_depend_only_on_seed_and_index() -> None:
     assert first != trix.deal_hands.__wrapped__("seed-b", 3)
     assert all(h.bit_count() == 13 for h in first)
     assert first[0] | first[1] | first[2] | first[3] == FULL_DECK
+    # Seat s gets positions 13s..13s+12 of the shuffle of the 52-card deck.
+    order = shuffled_deck("trix", "seed-a", 3, 52)
+    assert sorted(order) == list(range(52))
+    for s in range(4):
+        assert first[s] == sum(1 << p for p in order[13 * s : 13 * s + 13])
     # Whatever is played, a game with the same seed deals every seat the same hands.
     a, b = new_game("same"), new_game("same")
     finish_game(a)
@@ -240,6 +253,19 @@ def test_t3_3_highest_card_of_the_suit_led_wins() -> None:
 def test_t3_4_no_heart_lead_in_king_of_hearts_unless_only_hearts() -> None:
     state = new_deal(MIXED, king=0, options=NO_DOUBLING, contracts_left=only("king-of-hearts"))
     assert not any(c // 13 == 2 for c in state.legal)  # seat 0 holds other suits
+    with pytest.raises(IllegalAction):
+        apply(state, parse_card("3H"))
+    # Every later lead too, before any heart is played: seat 0 wins TC 2C 4C 3C.
+    play_cards(state, ["TC", "2C", "4C", "3C"])
+    assert state.to_move == 0 and not state.trick
+    assert parse_card("3H") in trix.cards_of(state.hands[0])
+    assert not any(c // 13 == 2 for c in state.legal)
+    with pytest.raises(IllegalAction):
+        apply(state, parse_card("3H"))
+    # ... and after a heart was played (seat 3, out of clubs, discards 6H): the rule
+    # knows no "hearts broken".
+    play_cards(state, ["QC", "6C", "5C", "9C", "KC", "7C", "8C", "6H"])
+    assert state.to_move == 0 and not any(c // 13 == 2 for c in state.legal)
     with pytest.raises(IllegalAction):
         apply(state, parse_card("3H"))
     # Other contracts do not restrict leads.
@@ -458,6 +484,20 @@ def test_t6_5_empty_hands_are_skipped_and_three_out_ends_the_deal() -> None:
     assert turns == [2, 3, 0, 1] * 12 + [2, 3, 0]
     assert state.finished == [2, 3, 0]
     assert state.hands[1].bit_count() == 1
+    # W-4's deal: seat 2 goes out early, then seat 0; the turn passes over them to the
+    # next seat in turn order that still holds cards, until seat 3 goes out third.
+    state = new_deal(MIXED, king=0, contracts_left=only("trix"))
+    skipped = 0
+    for _ in until_over(state):
+        seat = state.to_move
+        assert state.hands[seat], "a seat without cards is never asked"
+        apply(state, state.legal[0])
+        if state.to_move < 0:
+            break
+        nxt = next(s % 4 for s in range(seat + 1, seat + 5) if state.hands[s % 4])
+        assert state.to_move == nxt
+        skipped += nxt != (seat + 1) % 4
+    assert state.finished == [2, 0, 3] and skipped >= 3
 
 
 def test_t6_6_places_score_200_150_100_50() -> None:
@@ -591,26 +631,52 @@ def test_t8_2_hands_as_dealt_revealed_only_after_the_deal() -> None:
         wants_notices = True
 
         def __init__(self) -> None:
-            self.deals: list[dict] = []
-            self.views: list[dict] = []
+            self.log: list[tuple[int, bool, dict]] = []  # (deal number, is the notice, data)
 
         def start_game(self, start) -> None:
             pass
 
         def act(self, decision):
-            self.views.append(trix.view_dict(decision.view))
+            view = trix.view_dict(decision.view)
+            self.log.append((view["deal"], False, view))
             return decision.legal[0]
 
         def end_deal(self, seat, deal) -> None:
-            self.deals.append(deal)
+            self.log.append((deal["number"], True, deal))
 
         def end_game(self, seat, replay) -> None:
             pass
 
     bots = [Recorder() for _ in range(4)]
     play_game(get_game("trix"), bots, "t8.2", parse_options({"kingdoms": 1}))
-    assert len(bots[0].deals) == 5 and all(len(d["hands"]) == 4 for d in bots[0].deals)
-    assert all("hands" not in v and "dealt" not in v for v in bots[0].views)
+    dealt = [[codes_of(h) for h in trix.deal_hands("t8.2", i)] for i in range(5)]
+    for seat, bot in enumerate(bots):
+        # At the end of each deal every seat is shown the four hands as dealt, and only
+        # then: after its last decision in that deal, before its first in the next.
+        assert [d["hands"] for _, notice, d in bot.log if notice] == dealt
+        order = [(number, notice) for number, notice, _ in bot.log]
+        assert order == sorted(order) and len(order) > 5
+        # During a deal a view shows no card but the seat's own hand as dealt and the
+        # cards played or exposed so far.
+        for number, notice, view in bot.log:
+            if notice:
+                continue
+            allowed = set(dealt[number - 1][seat])
+            for event in view["events"]:
+                allowed |= {event.get("card")} | set(event.get("cards", ()))
+            shown = {key: value for key, value in view.items() if key != "options"}
+            assert _card_codes_in(shown) <= allowed  # (options name a card: first_king_card)
+
+
+def _card_codes_in(data) -> set[str]:
+    """Every card code anywhere in JSON-like `data`."""
+    if isinstance(data, str):
+        return {data} & set(CARD_CODES)
+    if isinstance(data, dict):
+        data = list(data.values())
+    if isinstance(data, (list, tuple)):
+        return set().union(*map(_card_codes_in, data))
+    return set()
 
 
 # --- T-9 Rule options -----------------------------------------------------------------
