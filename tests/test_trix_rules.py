@@ -201,10 +201,11 @@ def test_t2_5_each_contract_once_per_kingdom_last_one_not_asked() -> None:
         chosen = [r["events"][0] for r in kingdom]
         assert sorted(a - trix.CONTRACT_BASE for _, a in chosen) == [0, 1, 2, 3, 4]
         assert all(seat == kingdom[0]["king"] for seat, _ in chosen)
+    s2 = new_game("t2.5b")
+    apply(s2, contract_action("queens"))
+    play_deal_first(s2)
+    assert s2.kind == KIND_CONTRACT and s2.deal_index == 1  # the kingdom's second choice
     with pytest.raises(IllegalAction):
-        s2 = new_game("t2.5b")
-        apply(s2, contract_action("queens"))
-        play_deal_first(s2)
         apply(s2, contract_action("queens"))  # already chosen in this kingdom
 
 
