@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from arena.games import trix
+from tests.walks import until_over
 
 SEEDS = ("golden-1", "golden-2", "golden-3")
 FIXTURE = Path(__file__).parent / "fixtures" / "trix_golden_counts.json"
@@ -21,7 +22,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "trix_golden_counts.json"
 def legal_counts(seed: str) -> list[int]:
     state = trix.new_game(seed)
     counts = []
-    while state.to_move >= 0:
+    for _ in until_over(state):
         counts.append(len(state.legal))
         trix.apply(state, state.legal[0])
     return counts

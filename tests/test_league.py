@@ -204,6 +204,16 @@ def _bot_processes(marker: str) -> list[int]:
     return [p.pid for p in live_processes() if marker.encode() in p.cmdline]
 
 
+def _end_processes_marked(marker: str) -> None:
+    """SIGKILL the live processes whose command line or environment holds `marker`: the
+    ones this test started, and their bots (their TMPDIR lies under the test's tmp_path)."""
+    for proc in marked_processes(marker):
+        try:
+            os.kill(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
 def _random_bot_copy(tmp_path: Path, name: str) -> Path:
     """The random bot under a unique path (to find its processes), in a folder that
     the sandboxed bot's own user may read (pytest's tmp_path is the owner's alone)."""
@@ -347,48 +357,51 @@ def test_kill_9_at_random_moments_among_hostile_bots_then_resume(tmp_path) -> No
                "--workers", "2"]  # fmt: skip
     rng = random.Random(6)
     kills, stored = 0, 0
-    for _ in range(3):
-        process = subprocess.Popen(
-            command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-        try:
-            # The moment: once hostile bots are playing and (at random) one more match
-            # is stored, a random while later.
-            need = stored + rng.randint(0, 1)
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline and process.poll() is None:
-                if _bot_processes(str(bot)) and _stored_matches(db_path) >= need:
-                    break
-                time.sleep(0.05)
-            time.sleep(rng.uniform(0.0, 1.0))
-            if process.poll() is None:
-                process.send_signal(signal.SIGKILL)
-                kills += 1
-            process.wait(timeout=10)
-        finally:
-            if process.poll() is None:
-                process.kill()
+    try:
+        for _ in range(3):
+            process = subprocess.Popen(
+                command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
+            try:
+                # The moment: once hostile bots are playing and (at random) one more match
+                # is stored, a random while later.
+                need = stored + rng.randint(0, 1)
+                deadline = time.monotonic() + 60
+                while time.monotonic() < deadline and process.poll() is None:
+                    if _bot_processes(str(bot)) and _stored_matches(db_path) >= need:
+                        break
+                    time.sleep(0.05)
+                time.sleep(rng.uniform(0.0, 1.0))
+                if process.poll() is None:
+                    process.send_signal(signal.SIGKILL)
+                    kills += 1
                 process.wait(timeout=10)
-        for _ in range(150):  # bounded: workers notice within 0.2 s and kill their bots
-            if not marked_processes(marker) + bot_processes():
-                break
-            time.sleep(0.1)
-        left = {p.pid: p.describe() for p in marked_processes(marker)}
-        left |= {pid: str(pid) for pid in bot_processes()}
-        assert left == {}, f"processes outlived the killed run: {list(left.values())}"
-        now = _assert_whole(db_path)
-        assert now >= stored  # nothing stored is ever lost
-        stored = now
-    assert kills == 3 and stored < scheduled, "the run was not interrupted"
-    resumed = run_league(path, db_path, workers=2)
-    assert resumed.already_stored == stored and resumed.played == scheduled - stored
-    _assert_whole(db_path, scheduled)
-    assert _bot_processes(str(bot)) == []
-    uninterrupted = tmp_path / "u.db"
-    run_league(path, uninterrupted, workers=2)
-    _assert_whole(uninterrupted, scheduled)
-    table, games = _outcome(db_path)
-    assert (table, games) == _outcome(uninterrupted)
+            finally:
+                if process.poll() is None:
+                    process.kill()
+                    process.wait(timeout=10)
+            for _ in range(150):  # bounded: workers notice within 0.2 s and kill their bots
+                if not marked_processes(marker) + bot_processes():
+                    break
+                time.sleep(0.1)
+            left = {p.pid: p.describe() for p in marked_processes(marker)}
+            left |= {pid: str(pid) for pid in bot_processes()}
+            assert left == {}, f"processes outlived the killed run: {list(left.values())}"
+            now = _assert_whole(db_path)
+            assert now >= stored  # nothing stored is ever lost
+            stored = now
+        assert kills == 3 and stored < scheduled, "the run was not interrupted"
+        resumed = run_league(path, db_path, workers=2)
+        assert resumed.already_stored == stored and resumed.played == scheduled - stored
+        _assert_whole(db_path, scheduled)
+        assert _bot_processes(str(bot)) == []
+        uninterrupted = tmp_path / "u.db"
+        run_league(path, uninterrupted, workers=2)
+        _assert_whole(uninterrupted, scheduled)
+        table, games = _outcome(db_path)
+        assert (table, games) == _outcome(uninterrupted)
+    finally:  # a failed check above must not leave the killed runs' processes behind
+        _end_processes_marked(marker)
     kinds = {kind for *_, faults in games for _, _, kind, _, _ in faults}
     assert kinds == {"timeout", "crash", "protocol"}  # the hostile bots did misbehave
     logs = (tmp_path / "logs").rglob("*.log")

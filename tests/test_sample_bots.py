@@ -80,9 +80,11 @@ def test_matches_summary_gives_the_mean_per_game() -> None:
             parts = line.split(": ", 1)[1].split()
             for name, total in zip(parts[::2], parts[1::2], strict=True):
                 sums[name] = sums.get(name, 0) + int(total)
+    assert sorted(sums) == ["first", "first#2", "random", "random#2"]  # the four seats' bots
     mean_line = result.output.splitlines()[-1]
     assert mean_line.startswith("mean score per game over 2 matches (8 games)")
     shown = dict(zip(mean_line.split(": ", 1)[1].split()[::2],
                      mean_line.split(": ", 1)[1].split()[1::2], strict=True))  # fmt: skip
+    assert shown.keys() == sums.keys()
     for name, total in sums.items():
         assert float(shown[name]) == pytest.approx(total / 8, abs=0.05)

@@ -164,7 +164,12 @@ def test_schedules_do_not_depend_on_hash_randomisation() -> None:
     for hashseed in ("0", "1", "12345"):
         env = {**os.environ, "PYTHONHASHSEED": hashseed}
         done = subprocess.run(
-            [sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, check=True
+            [sys.executable, "-c", SCRIPT],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=60,  # subprocess.run kills the child if it runs over
         )
         results.append(json.loads(done.stdout))
     assert results[0] == results[1] == results[2]

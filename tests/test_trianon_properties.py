@@ -29,7 +29,7 @@ from arena.games.trianon import (
 )
 from arena.referee import play_game
 from tests.trianon_golden_counts import FIXTURE, compute
-from tests.walks import advance_randomly, with_cards_swapped
+from tests.walks import advance_randomly, until_over, with_cards_swapped
 
 options_strategy = st.builds(
     TrianonOptions, target=st.integers(1, 600), max_deals=st.integers(1, 6)
@@ -317,7 +317,7 @@ def test_the_referee_plays_trianon_games() -> None:
     json.dumps(first.replay)
     kinds = set()
     state = trianon.new_game("kinds")
-    while state.to_move >= 0:
+    for _ in until_over(state):
         kinds.add(state.kind)
         apply(state, state.legal[-1] if state.kind != KIND_PLAY else state.legal[0])
     assert kinds == set(GAME.decision_kinds) == {KIND_BID, KIND_RAISE, KIND_PLAY}

@@ -37,6 +37,7 @@ from arena.games.trianon import (
     view_dict,
 )
 from arena.referee import play_game
+from tests.walks import until_over
 
 # --- Helpers ---------------------------------------------------------------------------
 
@@ -81,7 +82,7 @@ def play_plan(state: trianon.TrianonState, priorities: Mapping[int, str]) -> Non
     """Play the deal out: each seat plays the first legal card of its priority list,
     else its first legal card."""
     order = {seat: [parse_card(c) for c in codes.split()] for seat, codes in priorities.items()}
-    while state.to_move >= 0:
+    for _ in until_over(state):
         legal = state.legal
         apply(state, next((c for c in order.get(state.to_move, []) if c in legal), legal[0]))
 
@@ -97,7 +98,7 @@ def winners(state: trianon.TrianonState, *tricks: str) -> list[int]:
 
 
 def finish(state: trianon.TrianonState) -> None:
-    while state.to_move >= 0:
+    for _ in until_over(state):
         apply(state, state.legal[0])
 
 
@@ -257,7 +258,7 @@ def test_n2_1_deals_depend_only_on_seed_and_index() -> None:
 def test_n2_2_seat_0_deals_first_then_the_next_seat() -> None:
     state = new_game("n2.2", parse_options({"max_deals": 7, "target": 10**6}))
     first_speakers = []
-    while state.to_move >= 0:
+    for _ in until_over(state):
         if not state.events:
             first_speakers.append(state.to_move)
         apply(state, state.legal[0])
@@ -366,7 +367,7 @@ def test_n4_1_left_of_declarer_leads_then_each_trick_winner() -> None:
     for declarer in range(3):
         state = contract(LADDER, declarer, "4NT")
         assert state.to_move == (declarer + 1) % 3 and not state.trick
-        while state.to_move >= 0:
+        for _ in until_over(state):
             before = list(state.tricks_won)
             for _ in range(3):
                 apply(state, state.legal[-1])

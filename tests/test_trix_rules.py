@@ -5,9 +5,20 @@ Each test is named after its rule (`test_t3_2_...` is rule T-3.2).
 
 from __future__ import annotations
 
+import copy
+import random
+
 import pytest
 
-from arena.cards import CARD_CODES, FULL_DECK, card_code, codes_of, parse_card, parse_cards
+from arena.cards import (
+    CARD_CODES,
+    FULL_DECK,
+    card_code,
+    codes_of,
+    parse_card,
+    parse_cards,
+    shuffled_deck,
+)
 from arena.errors import CardError, ConfigError, IllegalAction
 from arena.games import get_game, trix
 from arena.games.trix import (
@@ -27,6 +38,7 @@ from arena.games.trix import (
 )
 from arena.referee import play_game
 from tests.trix_scenarios import contract_action, expose_action, hands, play_cards, play_plan
+from tests.walks import until_over
 
 NO_DOUBLING = TrixOptions(doubling=False)
 
@@ -36,13 +48,15 @@ def only(contract: str) -> int:
 
 
 def finish_game(state: trix.TrixState) -> None:
-    while state.to_move >= 0:
+    for _ in until_over(state):
         apply(state, state.legal[0])
 
 
 def play_deal_first(state: trix.TrixState) -> None:
     deal = state.deal_index
-    while state.to_move >= 0 and state.deal_index == deal:
+    for _ in until_over(state):
+        if state.deal_index != deal:
+            break
         apply(state, state.legal[0])
 
 
@@ -138,6 +152,11 @@ def test_t2_2_deals_depend_only_on_seed_and_index() -> None:
     assert first != trix.deal_hands.__wrapped__("seed-b", 3)
     assert all(h.bit_count() == 13 for h in first)
     assert first[0] | first[1] | first[2] | first[3] == FULL_DECK
+    # Seat s gets positions 13s..13s+12 of the shuffle of the 52-card deck.
+    order = shuffled_deck("trix", "seed-a", 3, 52)
+    assert sorted(order) == list(range(52))
+    for s in range(4):
+        assert first[s] == sum(1 << p for p in order[13 * s : 13 * s + 13])
     # Whatever is played, a game with the same seed deals every seat the same hands.
     a, b = new_game("same"), new_game("same")
     finish_game(a)
@@ -170,7 +189,7 @@ def test_t2_4_kingdoms_pass_in_turn_order() -> None:
 def test_t2_5_each_contract_once_per_kingdom_last_one_not_asked() -> None:
     state = new_game("t2.5")
     asked = []
-    while state.to_move >= 0:
+    for _ in until_over(state):
         if state.kind == KIND_CONTRACT:
             asked.append(len(state.legal))
             apply(state, state.legal[-1])  # choose in reverse order
@@ -182,10 +201,11 @@ def test_t2_5_each_contract_once_per_kingdom_last_one_not_asked() -> None:
         chosen = [r["events"][0] for r in kingdom]
         assert sorted(a - trix.CONTRACT_BASE for _, a in chosen) == [0, 1, 2, 3, 4]
         assert all(seat == kingdom[0]["king"] for seat, _ in chosen)
+    s2 = new_game("t2.5b")
+    apply(s2, contract_action("queens"))
+    play_deal_first(s2)
+    assert s2.kind == KIND_CONTRACT and s2.deal_index == 1  # the kingdom's second choice
     with pytest.raises(IllegalAction):
-        s2 = new_game("t2.5b")
-        apply(s2, contract_action("queens"))
-        play_deal_first(s2)
         apply(s2, contract_action("queens"))  # already chosen in this kingdom
 
 
@@ -201,7 +221,7 @@ def test_t2_6_the_five_contracts() -> None:
 def test_t3_1_king_leads_then_each_trick_winner_leads() -> None:
     state = new_deal(MIXED, king=2, options=NO_DOUBLING, contracts_left=only("diamonds"))
     assert state.to_move == 2 and state.kind == KIND_PLAY and not state.trick
-    while state.to_move >= 0:
+    for _ in until_over(state):
         before = state.tricks_won.copy()
         for _ in range(4):
             apply(state, state.legal[0])
@@ -234,6 +254,19 @@ def test_t3_3_highest_card_of_the_suit_led_wins() -> None:
 def test_t3_4_no_heart_lead_in_king_of_hearts_unless_only_hearts() -> None:
     state = new_deal(MIXED, king=0, options=NO_DOUBLING, contracts_left=only("king-of-hearts"))
     assert not any(c // 13 == 2 for c in state.legal)  # seat 0 holds other suits
+    with pytest.raises(IllegalAction):
+        apply(state, parse_card("3H"))
+    # Every later lead too, before any heart is played: seat 0 wins TC 2C 4C 3C.
+    play_cards(state, ["TC", "2C", "4C", "3C"])
+    assert state.to_move == 0 and not state.trick
+    assert parse_card("3H") in trix.cards_of(state.hands[0])
+    assert not any(c // 13 == 2 for c in state.legal)
+    with pytest.raises(IllegalAction):
+        apply(state, parse_card("3H"))
+    # ... and after a heart was played (seat 3, out of clubs, discards 6H): the rule
+    # knows no "hearts broken".
+    play_cards(state, ["QC", "6C", "5C", "9C", "KC", "7C", "8C", "6H"])
+    assert state.to_move == 0 and not any(c // 13 == 2 for c in state.legal)
     with pytest.raises(IllegalAction):
         apply(state, parse_card("3H"))
     # Other contracts do not restrict leads.
@@ -367,7 +400,7 @@ def test_t5_5_exposing_changes_no_play_restriction() -> None:
         while with_doubling.kind == KIND_EXPOSE:  # expose everything that may be exposed
             apply(with_doubling, with_doubling.legal[-1])
         without = new_deal(MIXED, king=0, options=NO_DOUBLING, contracts_left=only(contract))
-        while without.to_move >= 0:
+        for _ in until_over(without):
             assert with_doubling.legal == without.legal
             apply(with_doubling, without.legal[0])
             apply(without, without.legal[0])
@@ -428,7 +461,7 @@ def test_t6_4_pass_only_without_a_legal_card() -> None:
     passes = 0
     for i in range(20):
         state = new_deal(trix.deal_hands("t6.4", i), king=i % 4, contracts_left=only("trix"))
-        while state.to_move >= 0:
+        for _ in until_over(state):
             hand = set(trix.cards_of(state.hands[state.to_move]))
             can_play = hand & _row_playable(state.rows)
             if can_play:
@@ -445,13 +478,27 @@ def test_t6_4_pass_only_without_a_legal_card() -> None:
 def test_t6_5_empty_hands_are_skipped_and_three_out_ends_the_deal() -> None:
     state = new_deal(SUITED, king=2, contracts_left=only("trix"))
     turns = []
-    while state.to_move >= 0:
+    for _ in until_over(state):
         turns.append(state.to_move)
         apply(state, state.legal[0])
     # Each seat plays its own suit every turn; nobody passes, 2 then 3 then 0 go out.
     assert turns == [2, 3, 0, 1] * 12 + [2, 3, 0]
     assert state.finished == [2, 3, 0]
     assert state.hands[1].bit_count() == 1
+    # W-4's deal: seat 2 goes out early, then seat 0; the turn passes over them to the
+    # next seat in turn order that still holds cards, until seat 3 goes out third.
+    state = new_deal(MIXED, king=0, contracts_left=only("trix"))
+    skipped = 0
+    for _ in until_over(state):
+        seat = state.to_move
+        assert state.hands[seat], "a seat without cards is never asked"
+        apply(state, state.legal[0])
+        if state.to_move < 0:
+            break
+        nxt = next(s % 4 for s in range(seat + 1, seat + 5) if state.hands[s % 4])
+        assert state.to_move == nxt
+        skipped += nxt != (seat + 1) % 4
+    assert state.finished == [2, 0, 3] and skipped >= 3
 
 
 def test_t6_6_places_score_200_150_100_50() -> None:
@@ -496,7 +543,8 @@ def test_t7_2_equal_totals_share_the_better_place() -> None:
 
 
 def _tied_game(options: TrixOptions) -> trix.TrixState:
-    """One Trix deal where seats 2 and 3 tie at the top (suited hands, king 2)."""
+    """A No Tricks deal (suited hands, King seat 0) after which seat 0 has taken every
+    trick and seats 1, 2 and 3 tie at the top with 0."""
     state = new_deal(SUITED, king=0, options=options, contracts_left=only("no-tricks"))
     return state
 
@@ -520,12 +568,38 @@ def test_t7_3_tiebreak_adds_king_of_hearts_deals_while_the_top_is_shared() -> No
     assert len(plain.records) == 1 and result(plain)[1] == [4, 1, 1, 1]
 
 
+def _play_deal_keeping_the_top_shared(state: trix.TrixState, rng) -> trix.TrixState:
+    """The current deal played out by random legal moves, retried (bounded) until it
+    ends with the highest total still shared: the state after that deal."""
+    deal = state.deal_index
+    for _ in range(200):
+        trial = copy.deepcopy(state)
+        for _ in range(300):  # a King of Hearts deal makes at most 1 + 4 + 52 moves
+            if trial.to_move < 0 or trial.deal_index != deal:
+                break
+            apply(trial, rng.choice(trial.legal))
+        assert trial.deal_index == deal + 1
+        if trial.totals.count(max(trial.totals)) >= 2:
+            return trial
+    pytest.fail(f"no play of deal {deal + 1} keeps the tie for first")
+
+
 def test_t7_3_at_most_four_extra_deals() -> None:
-    options = parse_options({"tiebreak": "king-of-hearts"})
-    for seed in range(30):
-        state = new_game(f"t7.3-{seed}", options)
-        finish_game(state)
-        assert len(state.records) <= 24
+    # The tie for first persists through every extra deal: after the 4th the game is
+    # over and the tie stands (T-7.3), without a 5th extra deal.
+    rng = random.Random("t7.3")
+    options = parse_options({"tiebreak": "king-of-hearts", "doubling": "false"})
+    state = _tied_game(options)
+    play_deal_first(state)
+    assert state.totals == [-195, 0, 0, 0]
+    for extra in range(4):
+        assert state.to_move >= 0, f"the game ended after {extra} extra deals, tie unbroken"
+        assert state.deal_index == 1 + extra and state.contract == trix.KING_OF_HEARTS
+        state = _play_deal_keeping_the_top_shared(state, rng)
+    assert state.to_move < 0 and state.kind == trix.KIND_OVER
+    assert len(state.records) == 5 and state.tiebreak_deals == 4
+    totals, ranks = result(state)
+    assert ranks.count(1) >= 2  # the tie stands: the seats share first place
 
 
 # --- T-8 What each player may know -----------------------------------------------------
@@ -558,26 +632,52 @@ def test_t8_2_hands_as_dealt_revealed_only_after_the_deal() -> None:
         wants_notices = True
 
         def __init__(self) -> None:
-            self.deals: list[dict] = []
-            self.views: list[dict] = []
+            self.log: list[tuple[int, bool, dict]] = []  # (deal number, is the notice, data)
 
         def start_game(self, start) -> None:
             pass
 
         def act(self, decision):
-            self.views.append(trix.view_dict(decision.view))
+            view = trix.view_dict(decision.view)
+            self.log.append((view["deal"], False, view))
             return decision.legal[0]
 
         def end_deal(self, seat, deal) -> None:
-            self.deals.append(deal)
+            self.log.append((deal["number"], True, deal))
 
         def end_game(self, seat, replay) -> None:
             pass
 
     bots = [Recorder() for _ in range(4)]
     play_game(get_game("trix"), bots, "t8.2", parse_options({"kingdoms": 1}))
-    assert len(bots[0].deals) == 5 and all(len(d["hands"]) == 4 for d in bots[0].deals)
-    assert all("hands" not in v and "dealt" not in v for v in bots[0].views)
+    dealt = [[codes_of(h) for h in trix.deal_hands("t8.2", i)] for i in range(5)]
+    for seat, bot in enumerate(bots):
+        # At the end of each deal every seat is shown the four hands as dealt, and only
+        # then: after its last decision in that deal, before its first in the next.
+        assert [d["hands"] for _, notice, d in bot.log if notice] == dealt
+        order = [(number, notice) for number, notice, _ in bot.log]
+        assert order == sorted(order) and len(order) > 5
+        # During a deal a view shows no card but the seat's own hand as dealt and the
+        # cards played or exposed so far.
+        for number, notice, view in bot.log:
+            if notice:
+                continue
+            allowed = set(dealt[number - 1][seat])
+            for event in view["events"]:
+                allowed |= {event.get("card")} | set(event.get("cards", ()))
+            shown = {key: value for key, value in view.items() if key != "options"}
+            assert _card_codes_in(shown) <= allowed  # (options name a card: first_king_card)
+
+
+def _card_codes_in(data) -> set[str]:
+    """Every card code anywhere in JSON-like `data`."""
+    if isinstance(data, str):
+        return {data} & set(CARD_CODES)
+    if isinstance(data, dict):
+        data = list(data.values())
+    if isinstance(data, (list, tuple)):
+        return set().union(*map(_card_codes_in, data))
+    return set()
 
 
 # --- T-9 Rule options -----------------------------------------------------------------
@@ -601,7 +701,7 @@ def test_t9_options_validated_with_clear_errors() -> None:
 
 def test_t9_doubling_off_asks_no_exposures() -> None:
     state = new_game("t9", NO_DOUBLING)
-    while state.to_move >= 0:
+    for _ in until_over(state):
         assert state.kind != KIND_EXPOSE
         apply(state, state.legal[0])
 
@@ -690,7 +790,7 @@ def test_decision_kinds_are_the_four_of_the_interface() -> None:
     kinds = set()
     for seed in range(3):
         state = new_game(f"kinds-{seed}")
-        while state.to_move >= 0:
+        for _ in until_over(state):
             kinds.add(state.kind)
             apply(state, state.legal[0])
     assert kinds == {KIND_CONTRACT, KIND_EXPOSE, KIND_PLAY, KIND_PASS}

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from arena.games import trianon
 from arena.games.base import Action
+from tests.walks import until_over
 
 FIXTURE = Path(__file__).parent / "fixtures" / "trianon_golden_counts.json"
 
@@ -53,7 +54,7 @@ GAMES: dict[str, Policy] = {
 
 def play(seed: str, policy: Policy) -> trianon.TrianonState:
     state = trianon.new_game(seed)
-    while state.to_move >= 0:
+    for _ in until_over(state):
         trianon.apply(state, policy(state))
     return state
 
@@ -61,7 +62,7 @@ def play(seed: str, policy: Policy) -> trianon.TrianonState:
 def legal_counts(seed: str, policy: Policy) -> list[int]:
     state = trianon.new_game(seed)
     counts = []
-    while state.to_move >= 0:
+    for _ in until_over(state):
         counts.append(len(state.legal))
         trianon.apply(state, policy(state))
     return counts

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from arena.cards import parse_card, parse_cards
 from arena.games import trix
+from tests.walks import until_over
 
 
 def hands(*seats: str) -> tuple[int, ...]:
@@ -32,7 +33,9 @@ def play_plan(
     exposures = exposures or {}
     order = {seat: [parse_card(c) for c in codes.split()] for seat, codes in priorities.items()}
     deal = state.deal_index
-    while state.to_move >= 0 and (state.deal_index == deal or not until_deal_ends):
+    for _ in until_over(state):
+        if state.deal_index != deal and until_deal_ends:
+            break
         seat, legal = state.to_move, state.legal
         if state.kind == trix.KIND_EXPOSE:
             action = expose_action(exposures.get(seat, ""))

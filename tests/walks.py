@@ -5,8 +5,23 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
+
+# Far above the decisions of any game the tests play (a 24-deal Trix game makes about
+# 1,300, a Trianon game of first-legal play about 550): a loop that plays a game to its
+# end stops there, so a game that never ends fails the test instead of hanging it.
+MOVE_LIMIT = 10_000
+
+
+def until_over(state: Any, limit: int = MOVE_LIMIT) -> Iterator[int]:
+    """Count the moves of a loop that plays `state` on: stop once the game is over
+    (`to_move < 0`), and fail if it is not over after `limit` moves."""
+    for move in range(limit):
+        if state.to_move < 0:
+            return
+        yield move
+    raise AssertionError(f"the game is not over after {limit} moves")
 
 
 def advance_randomly(

@@ -734,6 +734,7 @@ def test_command_line_as_module(tmp_path, rich):
         capture_output=True,
         text=True,
         check=False,
+        timeout=60,  # subprocess.run kills the checker if it runs over
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "1 replays checked, 0 disagreements" in result.stdout

@@ -45,7 +45,9 @@ def _play_deal(rng, number, king, contract, hands, doubling):
         rows: dict[str, tuple[int, int]] = {}
         finished: list[int] = []
         seat = king
-        while len(finished) < 3:
+        for _ in range(1000):  # bounded: 52 plays, at most 3 passes or skips per play
+            if len(finished) == 3:
+                break
             if held[seat]:
                 legal = tc.legal_trix_cards(held[seat], rows)
                 if legal:
@@ -58,6 +60,8 @@ def _play_deal(rng, number, king, contract, hands, doubling):
                 else:
                     events.append({"seat": seat, "type": "pass"})
             seat = (seat + 1) % 4
+        else:
+            raise AssertionError("the Trix deal is not over after 1000 turns")
         scores = tc.score_trix_deal(finished)
     else:
         taken: list[list[str]] = [[], [], [], []]
@@ -555,6 +559,7 @@ def test_command_line_as_module(tmp_path, game):
         capture_output=True,
         text=True,
         check=False,
+        timeout=60,  # subprocess.run kills the checker if it runs over
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "1 replays checked, 0 disagreements" in result.stdout
