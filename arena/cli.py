@@ -218,6 +218,7 @@ def play(
                             "totals": result.totals,
                             "ranks": result.ranks,
                             "faults": len(result.faults),
+                            "fault_details": [fault.as_dict() for fault in result.faults],
                             "replay": str(path) if path else None,
                         }
                     )

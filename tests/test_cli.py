@@ -75,6 +75,21 @@ def test_play_json_and_replays(tmp_path) -> None:
         assert check_replay(replay) == []
 
 
+def test_play_json_keeps_every_faults_details(tmp_path) -> None:
+    """Without --replays the JSON line is all a run leaves: it carries the faults whole."""
+    illegal = f"python {ROOT / 'tests' / 'hostile' / 'illegal_bot.py'}"
+    result = runner.invoke(
+        app,
+        ["play", illegal, "builtin:random", "builtin:random", "builtin:random", "--json",
+         "--rules", "kingdoms=1", "--logs", str(tmp_path)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    line = json.loads(result.output.splitlines()[-1])
+    assert line["faults"] == len(line["fault_details"]) >= 1
+    assert {f["kind"] for f in line["fault_details"]} == {"illegal"}
+    assert all(f["seat"] == 0 and f["detail"] and f["expected"] for f in line["fault_details"])
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
