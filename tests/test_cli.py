@@ -236,6 +236,19 @@ def test_a_file_that_is_not_a_database_is_an_error_not_a_traceback(tmp_path, com
     assert bad.read_text() == "not a database\n" * 100
 
 
+def test_another_programs_sqlite_database_is_refused_and_left_unchanged(tmp_path) -> None:
+    import sqlite3
+
+    other = tmp_path / "shop.db"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE orders (id INTEGER PRIMARY KEY, item TEXT)")
+    before = other.read_bytes()
+    result = runner.invoke(app, ["table", "--db", str(other)])
+    assert result.exit_code == 2, result.output
+    assert "not a league database" in result.output and "orders" in result.output
+    assert other.read_bytes() == before  # no league tables added, no WAL switch
+
+
 def test_replays_naming_a_file_is_refused_before_any_game(tmp_path) -> None:
     target = tmp_path / "out.json"
     target.write_text("{}")

@@ -167,9 +167,17 @@ def open_db(path: str | Path) -> sqlite_utils.Database:
             f"cannot open the league database {path}: {err}; give --db the path of a file"
         ) from None
     try:
+        db.conn.execute("PRAGMA busy_timeout=10000")
+        tables = db.table_names()
+        if tables and "schema_migrations" not in tables:
+            db.close()  # someone else's database: adding the league tables would change it
+            raise ConfigError(
+                f"{path} is a SQLite database but not a league database (it has tables "
+                f"{', '.join(sorted(tables)[:5])} and no schema_migrations): give --db the "
+                "arena.db that `arena run` wrote, or a path where none exists yet"
+            )
         db.conn.execute("PRAGMA journal_mode=WAL")
         db.conn.execute("PRAGMA synchronous=NORMAL")  # WAL: durable at checkpoints, never torn
-        db.conn.execute("PRAGMA busy_timeout=10000")
         migrate(db)
     except sqlite3.DatabaseError as err:
         db.close()
