@@ -22,6 +22,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from arena.bots.sandbox import INSIDE_SHARE, Sandbox, Slot, trusted_socket, wrap
@@ -68,9 +69,8 @@ def command_argv(command: str, base_dir: Path | None = None) -> list[str]:
     return argv
 
 
-def process_tree() -> dict[int, list[int]]:
-    """Every live process's children, by parent pid, from one scan of /proc."""
-    children: dict[int, list[int]] = {}
+def process_states() -> Iterator[tuple[int, str, int]]:
+    """(pid, state letter, parent pid) of every process, from one scan of /proc."""
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
@@ -79,8 +79,15 @@ def process_tree() -> dict[int, list[int]]:
                 stat = f.read()
         except OSError:
             continue
-        ppid = int(stat[stat.rindex(b")") + 2 :].split()[1])
-        children.setdefault(ppid, []).append(int(entry.name))
+        fields = stat[stat.rindex(b")") + 2 :].split()
+        yield int(entry.name), fields[0].decode(), int(fields[1])
+
+
+def process_tree() -> dict[int, list[int]]:
+    """Every live process's children, by parent pid, from one scan of /proc."""
+    children: dict[int, list[int]] = {}
+    for pid, _state, ppid in process_states():
+        children.setdefault(ppid, []).append(pid)
     return children
 
 
@@ -339,25 +346,10 @@ def _reap_strays() -> None:
     with _live_lock:
         waited = {bot.pid for bot in _live}
     me = os.getpid()
-    for pid, state, parent in _children_states():
+    for pid, state, parent in process_states():
         if parent == me and state == "Z" and pid not in waited:
             with contextlib.suppress(ChildProcessError):
                 os.waitpid(pid, os.WNOHANG)
-
-
-def _children_states() -> list[tuple[int, str, int]]:
-    """(pid, state letter, parent pid) of every process, from /proc."""
-    found = []
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        found.append((int(entry.name), fields[0].decode(), int(fields[1])))
-    return found
 
 
 def kill_all_now() -> None:
