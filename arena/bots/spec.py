@@ -25,6 +25,22 @@ BUILTIN_PREFIX = "builtin:"
 GRPC_PREFIX = "grpc:"
 
 
+EMPTY_SPEC = "empty bot spec; use builtin:NAME, grpc:HOST:PORT, grpc:unix:PATH or a command"
+
+
+def check_spec(spec: str) -> None:
+    """ConfigError for what `make_player` would refuse in `spec` without starting
+    anything (an empty spec, an unknown built-in bot, a grpc: spec with no port), with
+    its words: a league file is checked this way before any match is played."""
+    spec = spec.strip()
+    if not spec:
+        raise ConfigError(EMPTY_SPEC)
+    if spec.startswith(BUILTIN_PREFIX):
+        make_builtin(spec[len(BUILTIN_PREFIX) :])
+    elif spec.startswith(GRPC_PREFIX):
+        grpc_address(spec)
+
+
 def make_player(
     spec: str,
     settings: RemoteSettings | None = None,
@@ -40,9 +56,7 @@ def make_player(
     """
     spec = spec.strip()
     if not spec:
-        raise ConfigError(
-            "empty bot spec; use builtin:NAME, grpc:HOST:PORT, grpc:unix:PATH or a command"
-        )
+        raise ConfigError(EMPTY_SPEC)
     if spec.startswith(BUILTIN_PREFIX):
         return make_builtin(spec[len(BUILTIN_PREFIX) :])
     if spec.startswith(GRPC_PREFIX):

@@ -159,23 +159,14 @@ def _tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
 
 
 def bot_spec_problem(spec: str) -> str | None:
-    """What is wrong with a bot spec that can be told without running it (an unknown
-    built-in bot, a grpc: spec with no port, an empty spec); None when nothing is."""
-    from arena.bots.builtin import BUILTIN_BOTS
-    from arena.bots.spec import BUILTIN_PREFIX, GRPC_PREFIX, grpc_address
+    """What is wrong with a bot spec that can be told without running it
+    (`arena.bots.spec.check_spec`); None when nothing is."""
+    from arena.bots.spec import check_spec
 
-    spec = spec.strip()
-    if not spec:
-        return "is empty; use builtin:NAME, grpc:HOST:PORT, grpc:unix:PATH or a command"
-    if spec.startswith(BUILTIN_PREFIX):
-        if spec[len(BUILTIN_PREFIX) :] not in BUILTIN_BOTS:
-            known = ", ".join(BUILTIN_PREFIX + name for name in BUILTIN_BOTS)
-            return f"unknown built-in bot {spec!r}; built-in bots are: {known}"
-    elif spec.startswith(GRPC_PREFIX):
-        try:
-            grpc_address(spec)
-        except ConfigError as err:
-            return str(err)
+    try:
+        check_spec(spec)
+    except ConfigError as err:
+        return str(err)
     return None
 
 
