@@ -17,9 +17,12 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test lint bench clean proto js-bot sandbox-tools bytecode
 
-# The generated gRPC code in arena/v1/ comes from protos/ by this one command;
-# tests/test_proto_sync.py fails when the two disagree.
-PROTO_CMD = $(BIN)/python -m grpc_tools.protoc -I protos --python_out=. --pyi_out=. --grpc_python_out=. protos/arena/v1/bot.proto
+# The generated gRPC code in arena/wire/v1/ comes from protos/ by this one command;
+# tests/test_proto_sync.py fails when the two disagree. The proto stays at
+# protos/arena/v1/ (its package is arena.v1, and buf wants the folder to match);
+# -Iarena/wire/v1=protos/arena/v1 maps it to the import path arena.wire.v1 of the
+# wire layer. Package and method names on the wire (/arena.v1.Bot/...) do not change.
+PROTO_CMD = $(BIN)/python -m grpc_tools.protoc -Iarena/wire/v1=protos/arena/v1 --python_out=. --pyi_out=. --grpc_python_out=. arena/wire/v1/bot.proto
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

@@ -4,7 +4,7 @@ Layers, bottom to top (nothing imports upwards): `cards` and `errors`; the pure 
 rules in `arena.games`; the referee that drives a game between players; replays; the CLI.
 """
 
-from arena import grpc_runtime
+from arena.wire import runtime as grpc_runtime
 
 grpc_runtime.choose()  # before anything imports grpc: see arena/grpc_runtime.py
 

@@ -13,7 +13,7 @@ from typing import Any
 from arena.bots.builtin import FirstBot, RandomBot
 from arena.bots.local import SdkPlayer
 from arena.games.base import Game
-from arena.referee import RefereeSettings, play_game
+from arena.play.referee import RefereeSettings, play_game
 
 BOT_FILE = Path(__file__).resolve().parent.parent / "sample_bots" / "greedy_bot.py"
 

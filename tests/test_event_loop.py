@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import uvloop
 
-from arena.loop import VARIABLE, loop_factory, run_main, thread_loop
+from arena.wire.loop import VARIABLE, loop_factory, run_main, thread_loop
 from tests.bot_processes import variable_seen_by_a_started_bot
 
 ROOT = Path(__file__).resolve().parent.parent

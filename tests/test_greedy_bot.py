@@ -17,10 +17,10 @@ import pytest
 from arena.bots.builtin import FirstBot, RandomBot
 from arena.bots.local import SdkPlayer
 from arena.games import get_game
-from arena.messages import action_message
-from arena.referee import RefereeSettings, play_game
+from arena.play.referee import RefereeSettings, play_game
 from arena.sdk import Turn
-from arena.v1 import bot_pb2 as pb
+from arena.wire.messages import action_message
+from arena.wire.v1 import bot_pb2 as pb
 from tests.greedy_matches import load_greedy_module, pooled_matches, rotated_match
 
 GAME = get_game("trix")

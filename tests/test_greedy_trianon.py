@@ -5,9 +5,9 @@ from __future__ import annotations
 from arena.bots.builtin import RandomBot
 from arena.bots.local import SdkPlayer
 from arena.games import get_game
-from arena.referee import RefereeSettings, play_game
+from arena.play.referee import RefereeSettings, play_game
 from arena.sdk import Turn
-from arena.v1 import bot_pb2 as pb
+from arena.wire.v1 import bot_pb2 as pb
 from tests.greedy_matches import load_greedy_module, pooled_matches
 
 GAME = get_game("trianon")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.grpc_runtime import ARENA_DEFAULT, VARIABLE
+from arena.wire.runtime import ARENA_DEFAULT, VARIABLE
 from tests.bot_processes import variable_seen_by_a_started_bot
 
 SHOW = "import os\nimport arena.sdk\nprint(os.environ.get('GRPC_EXPERIMENTS', '<unset>'))\n"

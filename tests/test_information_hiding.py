@@ -22,12 +22,12 @@ from pathlib import Path
 import pytest
 from google.protobuf.message import Message
 
-from arena.bots.remote import RemoteSettings
+from arena.bots.remote.player import RemoteSettings
 from arena.bots.spec import started_players
 from arena.cli import write_replay
 from arena.games import get_game
-from arena.referee import RefereeSettings, play_game
-from arena.v1 import bot_pb2 as pb
+from arena.play.referee import RefereeSettings, play_game
+from arena.wire.v1 import bot_pb2 as pb
 
 SPY = Path(__file__).parent / "hostile" / "spy_bot.py"
 CARD = re.compile(r"^[2-9TJQKA][CDHS]$")

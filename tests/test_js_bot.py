@@ -22,11 +22,11 @@ import grpc
 import pytest
 
 from arena.games import get_game, trix
-from arena.messages import action_message
-from arena.referee import play_game
-from arena.v1 import bot_pb2 as pb
-from arena.v1 import bot_pb2_grpc as pb_grpc
-from arena.wire import WireCodec, game_info, game_info_bytes, wrap_decision
+from arena.play.referee import play_game
+from arena.wire.codec import WireCodec, game_info, game_info_bytes, wrap_decision
+from arena.wire.messages import action_message
+from arena.wire.v1 import bot_pb2 as pb
+from arena.wire.v1 import bot_pb2_grpc as pb_grpc
 
 ROOT = Path(__file__).resolve().parent.parent
 BOT_DIR = ROOT / "sample_bots" / "js_bot"

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from arena.bots.check import check_bot
 from arena.bots.ladder import ladder_module, ladder_player
 from arena.bots.local import SdkPlayer
-from arena.checkbot import check_bot
 from arena.games import get_game
-from arena.referee import play_game
+from arena.play.referee import play_game
 
 ROOT = Path(__file__).resolve().parent.parent
 LADDER = ROOT / "sample_bots" / "ladder_bot.py"

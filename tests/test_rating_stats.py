@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.bench_rating import games_needed, margin_orders
+from arena.bench.rating import games_needed, margin_orders
 from arena.league.config import Ratings
 from arena.league.ratings import GameOutcome, MatchOutcome, Rater, rating_updates
 from arena.league.separation import StopRule, place_order, stop_check

@@ -9,7 +9,7 @@ import pytest
 from arena.bots.builtin import FirstBot, RandomBot, make_builtin
 from arena.errors import ConfigError
 from arena.games import get_game, trix
-from arena.referee import BotFault, RefereeSettings, play_game
+from arena.play.referee import BotFault, RefereeSettings, play_game
 
 GAME = get_game("trix")
 SHORT = trix.parse_options({"kingdoms": 1})

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots.remote import NAME_LIMIT, BotStartError, RemotePlayer, RemoteSettings
+from arena.bots.remote.player import NAME_LIMIT, BotStartError, RemotePlayer, RemoteSettings
 from arena.bots.spec import spec_slug, started_players, unique_names
 from arena.cards import parse_card
 from arena.errors import ConfigError
 from arena.games import get_game, trix
-from arena.referee import FAULT_KINDS, RefereeSettings, bot_seed, play_game
-from arena.v1 import bot_pb2 as pb
+from arena.play.referee import FAULT_KINDS, RefereeSettings, bot_seed, play_game
+from arena.wire.v1 import bot_pb2 as pb
 from tests.independent.trix_checker import check_replay
 
 GAME = get_game("trix")
@@ -256,7 +256,7 @@ def test_every_request_holds_only_what_the_seat_may_know(tmp_path) -> None:
 
 
 def _action(action: pb.Action) -> dict:
-    from arena.messages import action_dict
+    from arena.wire.messages import action_dict
 
     return action_dict(action)
 
@@ -313,7 +313,7 @@ def test_bots_that_do_not_ask_get_no_notices(tmp_path) -> None:
     play_with(scripted("--record", str(record)), tmp_path)
     # The scripted bot records every decision request; a notice would fail to parse
     # as one or show up as an extra message. Its HelloReply leaves notices off.
-    from arena.bots.remote import RemotePlayer as Remote
+    from arena.bots.remote.player import RemotePlayer as Remote
 
     assert Remote.wants_notices is False
     assert all(r.observation.seat == 0 for r in _requests(record))

@@ -7,7 +7,7 @@ import pytest
 
 from arena.bots.builtin import FirstBot, RandomBot
 from arena.games import get_game, trix
-from arena.referee import play_game
+from arena.play.referee import play_game
 from tests.independent.trix_checker import check_replay
 
 GAME = get_game("trix")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from arena.checkbot import check_bot
+from arena.bots.check import check_bot
 from arena.cli import app
 from tests.independent.trix_checker import check_replay
 

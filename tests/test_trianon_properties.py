@@ -27,7 +27,7 @@ from arena.games.trianon import (
     apply,
     observe,
 )
-from arena.referee import play_game
+from arena.play.referee import play_game
 from tests.trianon_golden_counts import FIXTURE, compute
 from tests.walks import advance_randomly, until_over, with_cards_swapped
 

@@ -36,7 +36,7 @@ from arena.games.trianon import (
     result,
     view_dict,
 )
-from arena.referee import play_game
+from arena.play.referee import play_game
 from tests.walks import until_over
 
 # --- Helpers ---------------------------------------------------------------------------

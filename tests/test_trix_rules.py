@@ -36,7 +36,7 @@ from arena.games.trix import (
     parse_options,
     result,
 )
-from arena.referee import play_game
+from arena.play.referee import play_game
 from tests.trix_scenarios import contract_action, expose_action, hands, play_cards, play_plan
 from tests.walks import until_over
 

@@ -7,9 +7,9 @@ from hypothesis import strategies as st
 
 from arena.cards import seeded_rng
 from arena.games import trix
-from arena.messages import action_dict, observation_dict
-from arena.v1 import bot_pb2 as pb
-from arena.wire import WireCodec, game_info, game_info_bytes, wrap_decision
+from arena.wire.codec import WireCodec, game_info, game_info_bytes, wrap_decision
+from arena.wire.messages import action_dict, observation_dict
+from arena.wire.v1 import bot_pb2 as pb
 from tests.walks import advance_randomly
 
 GAME = trix.GAME

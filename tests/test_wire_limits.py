@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
-from arena.bots import remote
-from arena.bots.remote import BotStartError, RemoteSettings
+from arena.bots.remote import player as remote
+from arena.bots.remote.player import BotStartError, RemoteSettings
 from arena.bots.spec import started_players
 from arena.games import get_game, trix
-from arena.loop import run
-from arena.referee import FAULT_KINDS, RefereeSettings, play_game
+from arena.play.referee import FAULT_KINDS, RefereeSettings, play_game
+from arena.wire.loop import run
 
 GAME = get_game("trix")
 SHORT = trix.parse_options({"kingdoms": 1})

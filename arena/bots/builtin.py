@@ -12,7 +12,7 @@ from typing import Any
 from arena.cards import seeded_rng
 from arena.errors import ConfigError
 from arena.games.base import Action
-from arena.referee import Decision, GameStart
+from arena.play.referee import Decision, GameStart
 
 
 class FirstBot:

@@ -19,8 +19,8 @@ from typing import Any
 
 from arena.games import get_game
 from arena.games.base import Action, Game
-from arena.referee import Decision, GameStart
-from arena.wire import options_text
+from arena.play.referee import Decision, GameStart
+from arena.wire.codec import options_text
 
 LADDER_FILE = Path(__file__).resolve().parent.parent.parent / "sample_bots" / "ladder_bot.py"
 

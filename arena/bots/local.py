@@ -13,10 +13,10 @@ from typing import Any
 from arena.errors import IllegalAction
 from arena.games import get_game
 from arena.games.base import Action
-from arena.referee import BotFault, Decision, GameStart
+from arena.play.referee import BotFault, Decision, GameStart
 from arena.sdk import Bot, Turn
-from arena.v1 import bot_pb2 as pb
-from arena.wire import WireCodec, game_info, game_info_bytes
+from arena.wire.codec import WireCodec, game_info, game_info_bytes
+from arena.wire.v1 import bot_pb2 as pb
 
 
 class SdkPlayer:

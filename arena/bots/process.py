@@ -27,8 +27,8 @@ from pathlib import Path
 
 from arena.bots.sandbox import INSIDE_SHARE, Sandbox, Slot, trusted_socket, wrap
 from arena.errors import ConfigError
-from arena.grpc_runtime import VARIABLE as GRPC_VARIABLE
-from arena.loop import VARIABLE as LOOP_VARIABLE
+from arena.wire.loop import VARIABLE as LOOP_VARIABLE
+from arena.wire.runtime import VARIABLE as GRPC_VARIABLE
 
 ADDRESS_VARIABLE = "ARENA_BOT_ADDRESS"
 MARKER_VARIABLE = "ARENA_BOT_ID"  # in every started bot's environment: finds its orphans

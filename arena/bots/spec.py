@@ -16,10 +16,10 @@ from typing import Any
 
 from arena.bots.builtin import make_builtin
 from arena.bots.process import BotProcess, become_subreaper, command_argv
-from arena.bots.remote import BotStartError, RemotePlayer, RemoteSettings
+from arena.bots.remote.player import BotStartError, RemotePlayer, RemoteSettings
 from arena.bots.sandbox import Sandbox
 from arena.errors import ConfigError
-from arena.referee import Player
+from arena.play.referee import Player
 
 BUILTIN_PREFIX = "builtin:"
 GRPC_PREFIX = "grpc:"

@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from arena.bots.process import descendants, kill_all_now
-from arena.bots.remote import RemoteSettings
+from arena.bots.remote.player import RemoteSettings
 from arena.bots.spec import started_players
 from arena.games import get_game
 from arena.league.config import load_league
 from arena.league.schedule import ScheduledMatch
-from arena.matches import play_match
-from arena.referee import RefereeSettings
+from arena.play.matches import play_match
+from arena.play.referee import RefereeSettings
 
 
 def worker_init(parent: int) -> None:

@@ -38,7 +38,7 @@ from concurrent import futures
 
 import grpc
 
-from arena.v1 import bot_pb2 as pb
+from arena.wire.v1 import bot_pb2 as pb
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--fault", default="none")

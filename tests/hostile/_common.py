@@ -16,7 +16,7 @@ from concurrent import futures
 
 import grpc
 
-from arena.v1 import bot_pb2 as pb
+from arena.wire.v1 import bot_pb2 as pb
 
 AT = 3  # the decision id at which a hostile bot misbehaves
 Hook = Callable[[pb.DecisionRequest], bytes | None]

@@ -2,6 +2,6 @@
 
 from _common import reply, serve
 
-from arena.v1 import bot_pb2 as pb
+from arena.wire.v1 import bot_pb2 as pb
 
 serve(lambda request: reply(request, pb.Action(type="play", card="x" * (8 << 20))))

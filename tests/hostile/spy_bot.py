@@ -24,7 +24,7 @@ import threading
 
 from _common import start_raw_server
 
-from arena.v1 import bot_pb2 as pb
+from arena.wire.v1 import bot_pb2 as pb
 
 PATH = sys.argv[1]
 NOTICES = "--notices" in sys.argv[2:]

@@ -16,7 +16,7 @@ from arena.bots.builtin import make_builtin
 from arena.cards import seeded_rng
 from arena.errors import ArenaError
 from arena.games import get_game
-from arena.referee import play_game
+from arena.play.referee import play_game
 
 
 @dataclass
@@ -146,7 +146,7 @@ def serve_echo() -> None:
         await server.start()
         await server.wait_for_termination()
 
-    from arena.loop import run_main
+    from arena.wire.loop import run_main
 
     run_main(main())  # the SDK's loop, as a bot's
 
@@ -171,7 +171,7 @@ def round_trips(
     """Mean microseconds per message of `messages` ((server index, bytes) pairs), each
     sent to its server and its answer awaited before the next, with nothing in between;
     `warm_up` goes first, untimed (connections, caches)."""
-    from arena.loop import run
+    from arena.wire.loop import run
 
     return run(_round_trips(addresses, method, transport, messages, warm_up))
 
@@ -229,11 +229,11 @@ def bench_referee(games: int = 6, transport: str = "stream") -> RefereeFigures:
     from pathlib import Path
 
     from arena.bots.process import BotProcess, wait_for_socket
-    from arena.bots.remote import RemotePlayer, RemoteSettings
+    from arena.bots.remote.player import RemotePlayer, RemoteSettings
     from arena.bots.spec import started_players
-    from arena.wire import wrap_decision
+    from arena.wire.codec import wrap_decision
 
-    bot = Path(__file__).resolve().parent.parent / "sample_bots" / "random_bot.py"
+    bot = Path(__file__).resolve().parents[2] / "sample_bots" / "random_bot.py"
     game = get_game("trix")
     options = game.parse_options({})
     logs = Path(tempfile.mkdtemp(prefix="arena-bench-"))
@@ -274,7 +274,7 @@ def bench_referee(games: int = 6, transport: str = "stream") -> RefereeFigures:
     size = int(sum(len(message) for _, message in sent) / len(sent))
     echoes = [
         BotProcess(
-            [sys.executable, "-c", "from arena.bench import serve_echo; serve_echo()"],
+            [sys.executable, "-c", "from arena.bench.runs import serve_echo; serve_echo()"],
             logs / f"echo{i}.log",
         )
         for i in range(4)
@@ -304,7 +304,7 @@ def bench_league(matches: int = 12, workers: int = 2) -> tuple[int, float]:
 
     from arena.league.runner import run_league
 
-    bot = Path(__file__).resolve().parent.parent / "sample_bots" / "random_bot.py"
+    bot = Path(__file__).resolve().parents[2] / "sample_bots" / "random_bot.py"
     folder = Path(tempfile.mkdtemp(prefix="arena-bench-league-"))
     entrants = "".join(
         f'\n[[entrant]]\nname = "random-{i}"\nbot = "python {bot}"\n' for i in range(4)

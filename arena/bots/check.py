@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.bots.remote import RemotePlayer, RemoteSettings
+from arena.bots.remote.player import RemotePlayer, RemoteSettings
 from arena.bots.sandbox import Sandbox
 from arena.bots.spec import started_players
 from arena.errors import ConfigError
 from arena.games import get_game
-from arena.matches import seatings
-from arena.referee import RefereeSettings, play_game
+from arena.play.matches import seatings
+from arena.play.referee import RefereeSettings, play_game
 
 MAX_GAMES = 4
 

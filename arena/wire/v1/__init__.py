@@ -1,4 +1,4 @@
-"""Generated gRPC code for protos/arena/v1/bot.proto: do not edit.
+"""Generated gRPC code for protos/arena/v1/bot.proto (package arena.v1): do not edit.
 
 Regenerate with `make proto`; tests/test_proto_sync.py fails when this folder and the
 proto disagree.

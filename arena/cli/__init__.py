@@ -19,13 +19,13 @@ from arena import __version__
 from arena.bots.sandbox import Sandbox, sandbox_notice
 from arena.errors import ArenaError, ConfigError
 from arena.games import GAMES, get_game
-from arena.matches import play_match
-from arena.referee import RefereeSettings, play_game
-from arena.render import check_replay, replay_text
+from arena.play.matches import play_match
+from arena.play.referee import RefereeSettings, play_game
+from arena.play.replay_text import check_replay, replay_text
 
 if TYPE_CHECKING:  # grpc loads only for the commands that talk to bots: `arena --help`,
     # `table`, `games` and `replay` start some 0.15 s sooner without it
-    from arena.bots.remote import RemoteSettings
+    from arena.bots.remote.player import RemoteSettings
 
 app = typer.Typer(
     help="Trix Arena: a referee for card-game bot competitions (Trix and Trianon).",
@@ -88,7 +88,7 @@ def _remote_settings(
         raise ConfigError(f"--transport must be stream or unary, not {transport!r}")
     if move_timeout <= 0 or startup_timeout <= 0 or time_bank < 0:
         raise ConfigError("timeouts must be positive (and --time-bank zero or more)")
-    from arena.bots.remote import RemoteSettings
+    from arena.bots.remote.player import RemoteSettings
 
     return RemoteSettings(move_timeout, startup_timeout, time_bank, transport)
 
@@ -293,7 +293,7 @@ def check_bot_cmd(
     """Check a bot against the protocol: every contract and decision kind, latency, faults.
 
     Exit code 0 only when the bot is clean."""
-    from arena.checkbot import check_bot
+    from arena.bots.check import check_bot
 
     try:
         sandbox = _sandbox(sandbox_mode, [bot])
@@ -394,8 +394,8 @@ def run(
     ] = "text",
 ) -> None:
     """Run a league (or resume it: stored matches are never played again) and print its table."""
+    from arena.cli.progress import LeagueProgress
     from arena.league.runner import run_league
-    from arena.progress import LeagueProgress
 
     _table_format(fmt)
     try:
@@ -592,7 +592,7 @@ def bench_engine_cmd(
     games: Annotated[int, typer.Option(min=1, help="How many full games to play.")] = 300,
 ) -> None:
     """Full games between four builtin:random bots on one core: games and decisions per second."""
-    from arena.bench import bench_engine
+    from arena.bench.runs import bench_engine
 
     try:
         figures = bench_engine(game, games)
@@ -623,7 +623,7 @@ def bench_referee_cmd(
     trip taking turns over four echo servers (as a game's decisions go round its four
     bots) and the ratio to that, the floor (the games' requests sent again to the same
     bots with no referee work between them) and its ratio, and seconds per game."""
-    from arena.bench import bench_referee
+    from arena.bench.runs import bench_referee
 
     modes = ["stream", "unary"] if transport == "both" else [transport]
     try:
@@ -662,7 +662,7 @@ def bench_league_cmd(
 ) -> None:
     """A league of four external random bots into a fresh database: games per minute,
     everything included (bot start-up, storage, ratings)."""
-    from arena.bench import bench_league
+    from arena.bench.runs import bench_league
 
     games, seconds = bench_league(matches, workers)
     typer.echo(
@@ -689,7 +689,7 @@ def bench_rating_cmd(
     """The ladder p = 0.6, 0.7, 0.8, 0.9 (Trix, one table) over many league seeds: games
     each statistic needs before 90% and 95% of seeds order it right, and how the
     --until-separated rule does. Slow: about a minute per seed on one core."""
-    from arena.bench_rating import evaluate, play_leagues, render_bench
+    from arena.bench.rating import evaluate, play_leagues, render_bench
     from arena.league.config import RATE_BY_DEFAULT, Ratings
     from arena.league.separation import StopRule
 

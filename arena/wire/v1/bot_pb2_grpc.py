@@ -3,7 +3,7 @@
 import grpc
 import warnings
 
-from arena.v1 import bot_pb2 as arena_dot_v1_dot_bot__pb2
+from arena.wire.v1 import bot_pb2 as arena_dot_wire_dot_v1_dot_bot__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
@@ -18,7 +18,7 @@ except ImportError:
 if _version_not_supported:
     raise RuntimeError(
         f'The grpc package installed is at version {GRPC_VERSION},'
-        + ' but the generated code in arena/v1/bot_pb2_grpc.py depends on'
+        + ' but the generated code in arena/wire/v1/bot_pb2_grpc.py depends on'
         + f' grpcio>={GRPC_GENERATED_VERSION}.'
         + f' Please upgrade your grpc module to grpcio>={GRPC_GENERATED_VERSION}'
         + f' or downgrade your generated code using grpcio-tools<={GRPC_VERSION}.'
@@ -36,23 +36,23 @@ class BotStub:
         """
         self.Hello = channel.unary_unary(
                 '/arena.v1.Bot/Hello',
-                request_serializer=arena_dot_v1_dot_bot__pb2.HelloRequest.SerializeToString,
-                response_deserializer=arena_dot_v1_dot_bot__pb2.HelloReply.FromString,
+                request_serializer=arena_dot_wire_dot_v1_dot_bot__pb2.HelloRequest.SerializeToString,
+                response_deserializer=arena_dot_wire_dot_v1_dot_bot__pb2.HelloReply.FromString,
                 _registered_method=True)
         self.Decide = channel.unary_unary(
                 '/arena.v1.Bot/Decide',
-                request_serializer=arena_dot_v1_dot_bot__pb2.DecisionRequest.SerializeToString,
-                response_deserializer=arena_dot_v1_dot_bot__pb2.DecisionReply.FromString,
+                request_serializer=arena_dot_wire_dot_v1_dot_bot__pb2.DecisionRequest.SerializeToString,
+                response_deserializer=arena_dot_wire_dot_v1_dot_bot__pb2.DecisionReply.FromString,
                 _registered_method=True)
         self.Play = channel.stream_stream(
                 '/arena.v1.Bot/Play',
-                request_serializer=arena_dot_v1_dot_bot__pb2.RefereeMessage.SerializeToString,
-                response_deserializer=arena_dot_v1_dot_bot__pb2.DecisionReply.FromString,
+                request_serializer=arena_dot_wire_dot_v1_dot_bot__pb2.RefereeMessage.SerializeToString,
+                response_deserializer=arena_dot_wire_dot_v1_dot_bot__pb2.DecisionReply.FromString,
                 _registered_method=True)
         self.Notify = channel.unary_unary(
                 '/arena.v1.Bot/Notify',
-                request_serializer=arena_dot_v1_dot_bot__pb2.Notice.SerializeToString,
-                response_deserializer=arena_dot_v1_dot_bot__pb2.Ack.FromString,
+                request_serializer=arena_dot_wire_dot_v1_dot_bot__pb2.Notice.SerializeToString,
+                response_deserializer=arena_dot_wire_dot_v1_dot_bot__pb2.Ack.FromString,
                 _registered_method=True)
 
 
@@ -97,23 +97,23 @@ def add_BotServicer_to_server(servicer, server):
     rpc_method_handlers = {
             'Hello': grpc.unary_unary_rpc_method_handler(
                     servicer.Hello,
-                    request_deserializer=arena_dot_v1_dot_bot__pb2.HelloRequest.FromString,
-                    response_serializer=arena_dot_v1_dot_bot__pb2.HelloReply.SerializeToString,
+                    request_deserializer=arena_dot_wire_dot_v1_dot_bot__pb2.HelloRequest.FromString,
+                    response_serializer=arena_dot_wire_dot_v1_dot_bot__pb2.HelloReply.SerializeToString,
             ),
             'Decide': grpc.unary_unary_rpc_method_handler(
                     servicer.Decide,
-                    request_deserializer=arena_dot_v1_dot_bot__pb2.DecisionRequest.FromString,
-                    response_serializer=arena_dot_v1_dot_bot__pb2.DecisionReply.SerializeToString,
+                    request_deserializer=arena_dot_wire_dot_v1_dot_bot__pb2.DecisionRequest.FromString,
+                    response_serializer=arena_dot_wire_dot_v1_dot_bot__pb2.DecisionReply.SerializeToString,
             ),
             'Play': grpc.stream_stream_rpc_method_handler(
                     servicer.Play,
-                    request_deserializer=arena_dot_v1_dot_bot__pb2.RefereeMessage.FromString,
-                    response_serializer=arena_dot_v1_dot_bot__pb2.DecisionReply.SerializeToString,
+                    request_deserializer=arena_dot_wire_dot_v1_dot_bot__pb2.RefereeMessage.FromString,
+                    response_serializer=arena_dot_wire_dot_v1_dot_bot__pb2.DecisionReply.SerializeToString,
             ),
             'Notify': grpc.unary_unary_rpc_method_handler(
                     servicer.Notify,
-                    request_deserializer=arena_dot_v1_dot_bot__pb2.Notice.FromString,
-                    response_serializer=arena_dot_v1_dot_bot__pb2.Ack.SerializeToString,
+                    request_deserializer=arena_dot_wire_dot_v1_dot_bot__pb2.Notice.FromString,
+                    response_serializer=arena_dot_wire_dot_v1_dot_bot__pb2.Ack.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -141,8 +141,8 @@ class Bot:
             request,
             target,
             '/arena.v1.Bot/Hello',
-            arena_dot_v1_dot_bot__pb2.HelloRequest.SerializeToString,
-            arena_dot_v1_dot_bot__pb2.HelloReply.FromString,
+            arena_dot_wire_dot_v1_dot_bot__pb2.HelloRequest.SerializeToString,
+            arena_dot_wire_dot_v1_dot_bot__pb2.HelloReply.FromString,
             options,
             channel_credentials,
             insecure,
@@ -168,8 +168,8 @@ class Bot:
             request,
             target,
             '/arena.v1.Bot/Decide',
-            arena_dot_v1_dot_bot__pb2.DecisionRequest.SerializeToString,
-            arena_dot_v1_dot_bot__pb2.DecisionReply.FromString,
+            arena_dot_wire_dot_v1_dot_bot__pb2.DecisionRequest.SerializeToString,
+            arena_dot_wire_dot_v1_dot_bot__pb2.DecisionReply.FromString,
             options,
             channel_credentials,
             insecure,
@@ -195,8 +195,8 @@ class Bot:
             request_iterator,
             target,
             '/arena.v1.Bot/Play',
-            arena_dot_v1_dot_bot__pb2.RefereeMessage.SerializeToString,
-            arena_dot_v1_dot_bot__pb2.DecisionReply.FromString,
+            arena_dot_wire_dot_v1_dot_bot__pb2.RefereeMessage.SerializeToString,
+            arena_dot_wire_dot_v1_dot_bot__pb2.DecisionReply.FromString,
             options,
             channel_credentials,
             insecure,
@@ -222,8 +222,8 @@ class Bot:
             request,
             target,
             '/arena.v1.Bot/Notify',
-            arena_dot_v1_dot_bot__pb2.Notice.SerializeToString,
-            arena_dot_v1_dot_bot__pb2.Ack.FromString,
+            arena_dot_wire_dot_v1_dot_bot__pb2.Notice.SerializeToString,
+            arena_dot_wire_dot_v1_dot_bot__pb2.Ack.FromString,
             options,
             channel_credentials,
             insecure,

@@ -7,7 +7,7 @@ detail the bot's author can act on. Nothing a bot does can raise out of `act`.
 Transport: by default one bidirectional `Play` stream per game (a message each way per
 decision, the cheapest round trip gRPC offers from Python); `unary` makes one `Decide`
 call per decision. Calls run on grpc.aio, on the referee thread's event loop
-(`arena.loop`): the referee awaits `act_async`, and `act` runs it for plain callers.
+(`arena.wire.loop`): the referee awaits `act_async`, and `act` runs it for plain callers.
 Each decision has its own deadline; when a bot overruns it the stream is cancelled,
 and the next decision opens a new stream (every request is complete in itself, so a
 bot needs no state across streams).
@@ -31,10 +31,8 @@ from arena.bots.process import BotProcess, wait_for_socket
 from arena.errors import ArenaError, IllegalAction
 from arena.games import get_game
 from arena.games.base import Action, Game
-from arena.loop import loop_busy, run
-from arena.referee import BotFault, Decision, GameStart, truncate
-from arena.v1 import bot_pb2 as pb
-from arena.wire import (
+from arena.play.referee import BotFault, Decision, GameStart, truncate
+from arena.wire.codec import (
     PROTOCOL_VERSION,
     WireCodec,
     field,
@@ -43,6 +41,8 @@ from arena.wire import (
     options_text,
     wrap_decision,
 )
+from arena.wire.loop import loop_busy, run
+from arena.wire.v1 import bot_pb2 as pb
 
 MAX_REPLY_BYTES = 64 * 1024  # a DecisionReply is a few dozen bytes
 MAX_REQUEST_BYTES = 1 << 20

@@ -209,7 +209,7 @@ def play_game(
     """Play one full game and return its replay; no player behaviour can stop it.
 
     Players with an `act_async` coroutine (bots over gRPC) are awaited on this thread's
-    event loop (`arena.loop`), the whole game in one run of it; the others are called
+    event loop (`arena.wire.loop`), the whole game in one run of it; the others are called
     directly. Both go through the one referee loop, `_moves`.
     """
     settings = settings or RefereeSettings()
@@ -223,7 +223,7 @@ def play_game(
     waits = [hasattr(player, "act_async") for player in players]
     moves = _moves(game, players, game.new_game(seed, options), settings, waits)
     if any(waits):
-        from arena.loop import run  # only games with bots over gRPC need an event loop
+        from arena.wire.loop import run  # only games with bots over gRPC need an event loop
 
         state, auto, faults = run(_answer_async(moves, players))
     else:

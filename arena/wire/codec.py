@@ -20,8 +20,8 @@ from arena.errors import IllegalAction
 from arena.games.base import Action, Game
 from arena.games.trianon import BID_CODES, TrianonView
 from arena.games.trix import CONTRACTS, TrixView
-from arena.messages import action_dict, action_message
-from arena.v1 import bot_pb2 as pb
+from arena.wire.messages import action_dict, action_message
+from arena.wire.v1 import bot_pb2 as pb
 
 PROTOCOL_VERSION = 1
 

@@ -38,7 +38,7 @@ def play_ladder_league(
     f"{seed}/{i}" as a league schedule seeds them."""
     from arena.bots.ladder import ladder_player
     from arena.games import get_game
-    from arena.matches import play_match
+    from arena.play.matches import play_match
 
     game = get_game(game_name)
     options = game.parse_options({})

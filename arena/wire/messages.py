@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from arena.v1 import bot_pb2 as pb
+from arena.wire.v1 import bot_pb2 as pb
 
 
 def action_message(event: Mapping[str, Any]) -> pb.Action:

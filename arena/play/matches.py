@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.games.base import Game
-from arena.referee import GameResult, Player, RefereeSettings, play_game
+from arena.play.referee import GameResult, Player, RefereeSettings, play_game
 
 
 def seatings(seats: int, rotations: str = "cyclic") -> list[tuple[int, ...]]:

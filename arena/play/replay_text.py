@@ -11,7 +11,7 @@ from typing import Any
 
 from arena.errors import ConfigError
 from arena.games import GAMES, get_game
-from arena.referee import REPLAY_FORMAT
+from arena.play.referee import REPLAY_FORMAT
 
 REPLAY_KEYS = {"game": str, "players": list, "deals": list, "totals": list, "ranks": list}
 

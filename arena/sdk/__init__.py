@@ -30,10 +30,16 @@ from typing import Any
 
 import grpc
 
-from arena.loop import run_main
-from arena.messages import action_dict, action_message, deal_end_dict, game_dict, observation_dict
-from arena.v1 import bot_pb2 as pb
-from arena.v1 import bot_pb2_grpc as pb_grpc
+from arena.wire.loop import run_main
+from arena.wire.messages import (
+    action_dict,
+    action_message,
+    deal_end_dict,
+    game_dict,
+    observation_dict,
+)
+from arena.wire.v1 import bot_pb2 as pb
+from arena.wire.v1 import bot_pb2_grpc as pb_grpc
 
 PROTOCOL_VERSION = 1
 ADDRESS_VARIABLE = "ARENA_BOT_ADDRESS"
@@ -225,7 +231,7 @@ def serve(bot: Bot, address: str | None = None) -> None:
             f"a bot by hand: {ADDRESS_VARIABLE}=127.0.0.1:50051 python my_bot.py, then "
             "play it as grpc:127.0.0.1:50051"
         )
-    run_main(_serve(bot, address))  # on uvloop's loop when installed (arena.loop)
+    run_main(_serve(bot, address))  # on uvloop's loop when installed (arena.wire.loop)
 
 
 async def _serve(bot: Bot, address: str) -> None:
