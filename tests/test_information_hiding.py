@@ -22,11 +22,11 @@ from pathlib import Path
 import pytest
 from google.protobuf.message import Message
 
-from arena.bots.remote.player import RemoteSettings
+from arena.bots.remote.settings import RemoteSettings
 from arena.bots.spec import started_players
-from arena.cli import write_replay
 from arena.games import get_game
 from arena.play.referee import RefereeSettings, play_game
+from arena.play.replays import write_replay
 from arena.wire.v1 import bot_pb2 as pb
 
 SPY = Path(__file__).parent / "hostile" / "spy_bot.py"

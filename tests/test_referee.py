@@ -9,7 +9,8 @@ import pytest
 from arena.bots.builtin import FirstBot, RandomBot, make_builtin
 from arena.errors import ConfigError
 from arena.games import get_game, trix
-from arena.play.referee import BotFault, RefereeSettings, play_game
+from arena.play.faults import BotFault, FaultKind
+from arena.play.referee import RefereeSettings, play_game
 
 GAME = get_game("trix")
 SHORT = trix.parse_options({"kingdoms": 1})
@@ -29,7 +30,7 @@ class RaisingBot(FirstBot):
 
 class FaultyBot(FirstBot):
     def act(self, decision):
-        raise BotFault("timeout", "no answer within 1.0 s")
+        raise BotFault(FaultKind.TIMEOUT, "no answer within 1.0 s")
 
 
 def test_replay_has_the_documented_shape() -> None:

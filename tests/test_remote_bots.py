@@ -13,12 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots.remote.player import NAME_LIMIT, BotStartError, RemotePlayer, RemoteSettings
+from arena.bots.remote import BotStartError, RemotePlayer, RemoteSettings
+from arena.bots.remote.handshake import NAME_LIMIT
 from arena.bots.spec import spec_slug, started_players, unique_names
 from arena.cards import parse_card
 from arena.errors import ConfigError
 from arena.games import get_game, trix
-from arena.play.referee import FAULT_KINDS, RefereeSettings, bot_seed, play_game
+from arena.play.faults import FAULT_KINDS
+from arena.play.referee import RefereeSettings, bot_seed, play_game
 from arena.wire.v1 import bot_pb2 as pb
 from tests.independent.trix_checker import check_replay
 
@@ -313,7 +315,7 @@ def test_bots_that_do_not_ask_get_no_notices(tmp_path) -> None:
     play_with(scripted("--record", str(record)), tmp_path)
     # The scripted bot records every decision request; a notice would fail to parse
     # as one or show up as an extra message. Its HelloReply leaves notices off.
-    from arena.bots.remote.player import RemotePlayer as Remote
+    from arena.bots.remote import RemotePlayer as Remote
 
     assert Remote.wants_notices is False
     assert all(r.observation.seat == 0 for r in _requests(record))

@@ -180,7 +180,7 @@ def _zombie_children() -> list[int]:
 def test_a_sandboxed_bot_that_keeps_crashing_leaves_no_zombies(tmp_path) -> None:
     """Each time a sandboxed bot exits by itself, an orphaned bwrap comes back to the
     referee (the subreaper); unreaped, a long league would run out of process ids."""
-    from arena.bots.remote.player import RemoteSettings
+    from arena.bots.remote.settings import RemoteSettings
     from arena.bots.sandbox import Sandbox
     from arena.bots.spec import started_players
     from arena.games import get_game

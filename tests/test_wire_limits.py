@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from arena.bots.remote import player as remote
-from arena.bots.remote.player import BotStartError, RemoteSettings
+from arena.bots.remote import BotStartError, RemoteSettings, channel
 from arena.bots.spec import started_players
 from arena.games import get_game, trix
-from arena.play.referee import FAULT_KINDS, RefereeSettings, play_game
+from arena.play.faults import FAULT_KINDS
+from arena.play.referee import RefereeSettings, play_game
 from arena.wire.loop import run
 
 GAME = get_game("trix")
@@ -126,27 +126,32 @@ def test_a_bot_that_never_acknowledges_a_notice_cannot_hold_the_game(tmp_path, t
 
 
 def test_every_channel_caps_what_a_bot_may_send_and_never_retries() -> None:
-    """The referee's only channel to a bot is made by `_open_channel`: a bot's message
-    (a handshake reply or an answer) may be at most MAX_REPLY_BYTES."""
-    player = remote.RemotePlayer("grpc:unix:/nonexistent.sock", address="unix:/nonexistent")
+    """The referee's only channel to a bot is made by `channel.open_channel` (the
+    handshake opens every connection with it): a bot's message (a handshake reply or an
+    answer) may be at most MAX_REPLY_BYTES."""
     made: list[list[tuple[str, int]]] = []
-    original = remote.grpc.aio.insecure_channel
+    original = channel.grpc.aio.insecure_channel
 
     def spy(address: str, options: list[tuple[str, int]]):
         made.append(options)
         return original(address, options=options)
 
-    remote.grpc.aio.insecure_channel = spy
+    async def open_and_close() -> None:
+        await channel.open_channel("unix:/nonexistent").close()
+
+    channel.grpc.aio.insecure_channel = spy
     try:
-        run(player._open_channel())
+        run(open_and_close())
     finally:
-        remote.grpc.aio.insecure_channel = original
-        player.close()
+        channel.grpc.aio.insecure_channel = original
     assert len(made) == 1
     options = dict(made[0])
-    assert options["grpc.max_receive_message_length"] == remote.MAX_REPLY_BYTES <= 64 * 1024
-    assert options["grpc.max_send_message_length"] == remote.MAX_REQUEST_BYTES
+    assert options["grpc.max_receive_message_length"] == channel.MAX_REPLY_BYTES <= 64 * 1024
+    assert options["grpc.max_send_message_length"] == channel.MAX_REQUEST_BYTES
     assert options["grpc.enable_retries"] == 0
+    bots = Path(channel.__file__).parent.parent
+    openers = [p for p in bots.rglob("*.py") if "insecure_channel" in p.read_text()]
+    assert openers == [Path(channel.__file__)], "only channel.py may open a channel to a bot"
 
 
 def test_the_named_fault_kinds() -> None:

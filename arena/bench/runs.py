@@ -229,9 +229,10 @@ def bench_referee(games: int = 6, transport: str = "stream") -> RefereeFigures:
     from pathlib import Path
 
     from arena.bots.process import BotProcess, wait_for_socket
-    from arena.bots.remote.player import RemotePlayer, RemoteSettings
+    from arena.bots.remote import RemotePlayer, RemoteSettings
     from arena.bots.spec import started_players
     from arena.wire.codec import wrap_decision
+    from arena.wire.protocol import METHODS
 
     bot = Path(__file__).resolve().parents[2] / "sample_bots" / "random_bot.py"
     game = get_game("trix")
@@ -269,7 +270,7 @@ def bench_referee(games: int = 6, transport: str = "stream") -> RefereeFigures:
         decisions = sum(len(p.latencies) for p in remote)
         referee_seconds = sum(p.referee_seconds for p in remote)
         wait_seconds = sum(p.wait_seconds for p in remote)
-        method = "/arena.v1.Bot/" + ("Decide" if transport == "unary" else "Play")
+        method = METHODS["Decide" if transport == "unary" else "Play"]
         floor = round_trips([p.address for p in remote], method, transport, sent, warm_up)
     size = int(sum(len(message) for _, message in sent) / len(sent))
     echoes = [

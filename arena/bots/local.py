@@ -13,7 +13,8 @@ from typing import Any
 from arena.errors import IllegalAction
 from arena.games import get_game
 from arena.games.base import Action
-from arena.play.referee import BotFault, Decision, GameStart
+from arena.play.faults import BotFault, FaultKind
+from arena.play.referee import Decision, GameStart
 from arena.sdk import Bot, Turn
 from arena.wire.codec import WireCodec, game_info, game_info_bytes
 from arena.wire.v1 import bot_pb2 as pb
@@ -56,7 +57,7 @@ class SdkPlayer:
         try:
             return self._codec.parse_answer(answer)
         except IllegalAction as err:
-            raise BotFault("illegal", f"answered {answer}: {err}") from None
+            raise BotFault(FaultKind.ILLEGAL, f"answered {answer}: {err}") from None
 
     def end_deal(self, seat: int, deal: Mapping[str, Any]) -> None:
         pass

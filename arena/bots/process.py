@@ -28,9 +28,9 @@ from pathlib import Path
 from arena.bots.sandbox import INSIDE_SHARE, Sandbox, Slot, trusted_socket, wrap
 from arena.errors import ConfigError
 from arena.wire.loop import VARIABLE as LOOP_VARIABLE
+from arena.wire.protocol import ADDRESS_VARIABLE
 from arena.wire.runtime import VARIABLE as GRPC_VARIABLE
 
-ADDRESS_VARIABLE = "ARENA_BOT_ADDRESS"
 MARKER_VARIABLE = "ARENA_BOT_ID"  # in every started bot's environment: finds its orphans
 LOG_CAP_BYTES = 1 << 20  # per bot process and match
 _PR_SET_CHILD_SUBREAPER = 36

@@ -21,11 +21,12 @@ from arena.errors import ArenaError, ConfigError
 from arena.games import GAMES, get_game
 from arena.play.matches import play_match
 from arena.play.referee import RefereeSettings, play_game
-from arena.play.replay_text import check_replay, replay_text
+from arena.play.replay_text import replay_text
+from arena.play.replays import check_replay, replay_folder, write_replay
 
 if TYPE_CHECKING:  # grpc loads only for the commands that talk to bots: `arena --help`,
     # `table`, `games` and `replay` start some 0.15 s sooner without it
-    from arena.bots.remote.player import RemoteSettings
+    from arena.bots.remote.settings import RemoteSettings
 
 app = typer.Typer(
     help="Trix Arena: a referee for card-game bot competitions (Trix and Trianon).",
@@ -60,27 +61,6 @@ def game_seeds(seed: str, count: int) -> list[str]:
     return [f"{seed}-{i}" for i in range(1, count + 1)]
 
 
-def write_replay(directory: Path, index: int, replay: dict[str, Any]) -> Path:
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"game-{index:04d}.json"
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(replay, separators=(",", ":")))
-    tmp.replace(path)  # a replay file is either whole or absent
-    return path
-
-
-def replay_folder(path: Path) -> Path:
-    """The `--replays` folder, made before any game is played (ConfigError when it cannot
-    be: a file of that name, no permission), so a run never fails after its games."""
-    if path.exists() and not path.is_dir():
-        raise ConfigError(f"--replays {path} is a file, not a folder: give a folder's path")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise ConfigError(f"cannot make the --replays folder {path}: {err}") from None
-    return path
-
-
 def _remote_settings(
     move_timeout: float, startup_timeout: float, time_bank: float, transport: str
 ) -> RemoteSettings:
@@ -88,7 +68,7 @@ def _remote_settings(
         raise ConfigError(f"--transport must be stream or unary, not {transport!r}")
     if move_timeout <= 0 or startup_timeout <= 0 or time_bank < 0:
         raise ConfigError("timeouts must be positive (and --time-bank zero or more)")
-    from arena.bots.remote.player import RemoteSettings
+    from arena.bots.remote.settings import RemoteSettings
 
     return RemoteSettings(move_timeout, startup_timeout, time_bank, transport)
 

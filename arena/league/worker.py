@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.bots.process import descendants, kill_all_now
-from arena.bots.remote.player import RemoteSettings
+from arena.bots.remote.settings import RemoteSettings
 from arena.bots.spec import started_players
 from arena.games import get_game
 from arena.league.config import load_league

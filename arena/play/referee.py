@@ -17,36 +17,8 @@ from typing import Any, Protocol
 
 from arena.errors import ArenaError
 from arena.games.base import Action, Game, GameState
-
-REPLAY_FORMAT = "arena-replay/1"
-
-
-FAULT_KINDS = ("timeout", "crash", "start-failure", "illegal", "oversize", "protocol")
-"""Every kind of fault a bot can be charged with (README "Faults" says what each means).
-`max-faults` is not one: it marks the fallback moves played after too many faults."""
-
-GOT_LIMIT = 200  # characters of a bot's answer kept in a fault record
-
-
-class BotFault(ArenaError):
-    """A bot failed one decision; `kind` names the fault as replays and tables show it.
-
-    `expected` and `got` are for the bot's author (`arena faults`): what the referee
-    needed besides a legal action (e.g. "within 1.000 s") and what came back instead,
-    short. The referee adds the legal actions itself, since only it holds them.
-    """
-
-    def __init__(self, kind: str, detail: str, expected: str = "", got: str = "") -> None:
-        super().__init__(f"{kind}: {detail}")
-        self.kind = kind
-        self.detail = detail
-        self.expected = expected
-        self.got = truncate(got)
-
-
-def truncate(text: str, limit: int = GOT_LIMIT) -> str:
-    """`text` cut to `limit` characters, marked when cut: a bot's answer can be huge."""
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+from arena.play.faults import MAX_FAULTS_MARK, BotFault, Fault, FaultKind, truncate
+from arena.play.replays import build_replay
 
 
 class Decision:
@@ -127,43 +99,6 @@ class Player(Protocol):
     def end_deal(self, seat: int, deal: Mapping[str, Any]) -> None: ...
 
     def end_game(self, seat: int, replay: Mapping[str, Any]) -> None: ...
-
-
-@dataclass
-class Fault:
-    """One fault as replays, the league store and `arena faults` keep it.
-
-    Enough for a bot author to find the moment and act: the deal (from 1), `decision`
-    (the seat's n-th decision asked in this game, from 1: an external bot saw it as the
-    request's decision_id), `event` (the index of the fallback event in the deal's
-    replay events), what the referee `expected`, what it `got` (truncated), and the
-    bot's `log` file when the referee started the bot.
-    """
-
-    seat: int
-    deal: int
-    kind: str
-    detail: str
-    decision: int = 0
-    event: int = -1
-    expected: str = ""
-    got: str = ""
-    log: str = ""
-
-    def as_dict(self) -> dict[str, Any]:
-        """The replay's fault object: the four original keys first, the others added
-        later (the replay format only ever gains keys)."""
-        return {
-            "seat": self.seat,
-            "deal": self.deal,
-            "kind": self.kind,
-            "detail": self.detail,
-            "decision": self.decision,
-            "event": self.event,
-            "expected": self.expected,
-            "got": self.got,
-            "log": self.log,
-        }
 
 
 @dataclass
@@ -281,7 +216,7 @@ def _moves(
         if len(legal) == 1 and not ask_forced:
             apply(state, legal[0])
         elif fault_counts[seat] >= max_faults:
-            auto[deal_index, len(state.events)] = "max-faults"
+            auto[deal_index, len(state.events)] = MAX_FAULTS_MARK
             apply(state, legal[0])
         else:
             decision = decisions_by_seat[seat]  # Decision.open, inlined: the hot loop
@@ -300,7 +235,7 @@ def _moves(
                 if action not in legal:
                     shown = _describe(game, action)
                     raise BotFault(
-                        "illegal",
+                        FaultKind.ILLEGAL,
                         f"answered {shown}, which is not legal for this {state.kind} decision; "
                         f"legal were: {', '.join(_describe(game, a) for a in legal)}",
                         got=shown,
@@ -322,7 +257,7 @@ def _moves(
                         log=_log_of(players[seat]),
                     )
                 )
-                auto[deal_index, event] = fault.kind
+                auto[deal_index, event] = str(fault.kind)
                 action = legal[0]
             decision._state = None  # closed: the view can no longer be built
             apply(state, action)
@@ -334,7 +269,8 @@ def _moves(
 def _crash_fault(error: Exception) -> BotFault:
     """An in-process bot that raised: its error becomes a `crash` fault."""
     raised = f"{type(error).__name__}: {error}"
-    return BotFault("crash", f"the bot raised {raised}"[:500], "an answer", f"raised {raised}")
+    detail = f"the bot raised {raised}"[:500]
+    return BotFault(FaultKind.CRASH, detail, "an answer", f"raised {raised}")
 
 
 def _expected(game: Game, kind: str, legal: Sequence[Action], needs: str) -> str:
@@ -372,31 +308,3 @@ def _notify_deal_end(
     for seat, player in enumerate(players):
         if player in notify:
             player.end_deal(seat, record)
-
-
-def build_replay(
-    game: Game,
-    state: GameState,
-    seed: str,
-    options: Any,
-    names: Sequence[str],
-    auto: Mapping[tuple[int, int], str],
-    faults: Sequence[Fault],
-) -> dict[str, Any]:
-    """The `arena-replay/1` document of a finished game."""
-    deals = game.deal_records(state)
-    for (deal_index, event_index), kind in auto.items():
-        events = deals[deal_index]["events"]
-        events[event_index] = {**events[event_index], "auto": kind}  # events may be shared
-    totals, ranks = game.result(state)
-    return {
-        "format": REPLAY_FORMAT,
-        "game": game.name,
-        "options": game.options_dict(options),
-        "seed": seed,
-        "players": list(names),
-        "deals": deals,
-        "totals": totals,
-        "ranks": ranks,
-        "faults": [f.as_dict() for f in faults],
-    }

@@ -9,28 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from arena.errors import ConfigError
-from arena.games import GAMES, get_game
-from arena.play.referee import REPLAY_FORMAT
-
-REPLAY_KEYS = {"game": str, "players": list, "deals": list, "totals": list, "ranks": list}
-
-
-def check_replay(replay: Any) -> None:
-    """ConfigError saying what is missing when `replay` is not an `arena-replay/1`
-    document (a JSON file of something else, another format, an unknown game)."""
-    if not isinstance(replay, Mapping):
-        raise ConfigError(
-            f"not an arena-replay/1 replay: a JSON {type(replay).__name__}, not an object"
-        )
-    if replay.get("format") != REPLAY_FORMAT:
-        found = f"is {replay['format']!r}" if "format" in replay else "is missing"
-        raise ConfigError(f'not an arena-replay/1 replay: its "format" {found}')
-    for key, kind in REPLAY_KEYS.items():
-        if not isinstance(replay.get(key), kind):
-            raise ConfigError(f"not a whole arena-replay/1 replay: no {kind.__name__} {key!r}")
-    if replay["game"] not in GAMES:
-        raise ConfigError(f"the replay's game {replay['game']!r} is not one of {', '.join(GAMES)}")
+from arena.games import get_game
 
 
 def _seat_label(players: list[str], seat: int) -> str:

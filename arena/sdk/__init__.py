@@ -38,11 +38,10 @@ from arena.wire.messages import (
     game_dict,
     observation_dict,
 )
+from arena.wire.protocol import ADDRESS_VARIABLE, PROTOCOL_VERSION
 from arena.wire.v1 import bot_pb2 as pb
 from arena.wire.v1 import bot_pb2_grpc as pb_grpc
 
-PROTOCOL_VERSION = 1
-ADDRESS_VARIABLE = "ARENA_BOT_ADDRESS"
 MAX_MESSAGE_BYTES = 1 << 20
 
 

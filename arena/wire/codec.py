@@ -21,17 +21,26 @@ from arena.games.base import Action, Game
 from arena.games.trianon import BID_CODES, TrianonView
 from arena.games.trix import CONTRACTS, TrixView
 from arena.wire.messages import action_dict, action_message
+from arena.wire.protocol import field_number
 from arena.wire.v1 import bot_pb2 as pb
 
-PROTOCOL_VERSION = 1
-
-# Field numbers from protos/arena/v1/bot.proto, for the messages built as bytes.
-_OBS_TRICK, _OBS_EVENTS, _OBS_DEAL_SCORES, _OBS_EXPOSED = 5, 4, 9, 14
-_OBS_HAND, _OBS_CARDS_LEFT, _OBS_TRICKS_WON, _OBS_ROWS, _OBS_FINISHED = 3, 6, 7, 15, 16
-_REQ_GAME, _REQ_OBSERVATION, _REQ_LEGAL = 2, 4, 5
-_MSG_DECISION = 1
-_DECISION_ID_TAG = bytes([1 << 3 | 0])  # DecisionRequest.decision_id, a varint
-_DEAL_END_GAME = 1
+# Field numbers of the messages built as bytes, from the generated descriptors.
+_OBS = {
+    name: field_number(pb.Observation, name)
+    for name in ("hand", "events", "trick", "cards_left", "tricks_won", "deal_scores",
+                 "exposed", "rows", "finished")
+}  # fmt: skip
+_OBS_HAND, _OBS_EVENTS, _OBS_TRICK = _OBS["hand"], _OBS["events"], _OBS["trick"]
+_OBS_CARDS_LEFT, _OBS_TRICKS_WON = _OBS["cards_left"], _OBS["tricks_won"]
+_OBS_DEAL_SCORES, _OBS_EXPOSED = _OBS["deal_scores"], _OBS["exposed"]
+_OBS_ROWS, _OBS_FINISHED = _OBS["rows"], _OBS["finished"]
+_REQ_GAME = field_number(pb.DecisionRequest, "game")
+_REQ_OBSERVATION = field_number(pb.DecisionRequest, "observation")
+_REQ_LEGAL = field_number(pb.DecisionRequest, "legal")
+_EVENT_ACTION = field_number(pb.Event, "action")
+_MSG_DECISION = field_number(pb.RefereeMessage, "decision")
+_DECISION_ID_TAG = bytes([field_number(pb.DecisionRequest, "decision_id") << 3 | 0])  # varint
+_DEAL_END_GAME = field_number(pb.DealEnd, "game")
 
 ActionKey = tuple[str, str, str, tuple[str, ...], str]
 _SMALL_VARINTS = tuple(bytes([value]) for value in range(0x80))
@@ -155,7 +164,7 @@ class WireCodec:
             if encoded is None:
                 seat, action = item
                 event = pb.Event(seat=seat).SerializeToString() + field(
-                    2, self.action_bytes(action)
+                    _EVENT_ACTION, self.action_bytes(action)
                 )
                 encoded = cache[item] = field(_OBS_EVENTS, event)
             out.append(encoded)

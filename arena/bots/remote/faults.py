@@ -1,0 +1,136 @@
+"""What a failed exchange with an external bot is charged as, in one place.
+
+A bot controls everything it sends, the status it ends a call with included, so a
+status alone proves nothing: a timeout is one only when the referee's own clock says
+the time is up, an oversize only when gRPC's own size check on the referee's side
+refused the message. A bot that went away is a crash, which the player answers by
+restarting it (`arena.bots.remote.player`); everything else is a protocol fault that
+names what came back (docs/protocol.md, "Faults").
+"""
+
+from __future__ import annotations
+
+import time
+
+import grpc
+
+from arena.bots.remote.channel import rpc_text
+from arena.bots.remote.settings import RemoteSettings
+from arena.play.faults import BotFault, FaultKind
+from arena.wire.protocol import MAX_REPLY_BYTES
+from arena.wire.v1 import bot_pb2 as pb
+
+CLOCK_SLACK = 0.005  # gRPC's deadline and time.monotonic may differ by this much
+GRPC_TOO_LARGE = "CLIENT: Received message larger than max"  # gRPC's own check's text
+FROM_A_LIVE_BOT = "from a running bot"  # what a crash fault expected (docs: "Faults")
+
+
+def timeout(settings: RemoteSettings, bank: float, got: str = "") -> BotFault:
+    """The decision's time is up: no answer (the call cancelled), or `got` too late."""
+    limit = settings.move_timeout + bank
+    bank_part = " + time bank" if settings.time_bank else ""
+    within = f"within {limit:.3f} s (move_timeout{bank_part})"
+    detail = (
+        f"no answer within {limit:.3f} s (move_timeout {settings.move_timeout} s"
+        + (f" + time bank {bank:.3f} s" if settings.time_bank else "")
+        + "); a late answer is discarded"
+    )
+    got = got or f"no answer; the call was cancelled after {limit:.3f} s"
+    return BotFault(FaultKind.TIMEOUT, detail, within, got)
+
+
+def from_status(
+    err: grpc.RpcError, deadline: float, settings: RemoteSettings, bank: float, bot_alive: bool
+) -> BotFault | None:
+    """The fault of a call that ended with a status; None when the bot went away (a
+    crash: the caller restarts the bot and charges it)."""
+    code = code_of(err)
+    text = rpc_text(err)
+    status = f"{code.name if code else '?'}: {text}"
+    if time.monotonic() >= deadline - CLOCK_SLACK:
+        return timeout(settings, bank)
+    if code == grpc.StatusCode.RESOURCE_EXHAUSTED and GRPC_TOO_LARGE in text:
+        kib = MAX_REPLY_BYTES // 1024
+        return BotFault(
+            FaultKind.OVERSIZE,
+            f"sent a message over the {kib} KiB limit ({text})",
+            f"in a DecisionReply of at most {kib} KiB",
+            status,
+        )
+    if code == grpc.StatusCode.UNAVAILABLE or not bot_alive:
+        return None
+    if code == grpc.StatusCode.UNKNOWN:
+        return BotFault(
+            FaultKind.CRASH,
+            f"the bot failed this decision: {text}",
+            "from the bot's Decide/Play handler",
+            status,
+        )
+    return BotFault(
+        FaultKind.PROTOCOL,
+        f"ended the call with the status {status} instead of answering",
+        "in a DecisionReply message",
+        status,
+    )
+
+
+def code_of(err: grpc.RpcError) -> grpc.StatusCode | None:
+    return err.code() if hasattr(err, "code") else None
+
+
+def not_a_reply(answer: bytes, err: Exception) -> BotFault:
+    return BotFault(
+        FaultKind.PROTOCOL,
+        f"answered {len(answer)} bytes that are not a DecisionReply ({err})",
+        "in a DecisionReply message",
+        f"{len(answer)} bytes: {answer[:80]!r}",
+    )
+
+
+def stream_closed() -> BotFault:
+    return BotFault(
+        FaultKind.PROTOCOL,
+        "closed the Play stream instead of answering the decision",
+        "in a DecisionReply on the open Play stream",
+        "the end of the stream",
+    )
+
+
+def wrong_decision(asked: int, reply: pb.DecisionReply) -> BotFault:
+    return BotFault(
+        FaultKind.PROTOCOL,
+        f"answered decision {reply.decision_id} when asked decision {asked}: "
+        "echo DecisionRequest.decision_id in the reply",
+        f"in a DecisionReply with decision_id {asked}",
+        f"decision_id {reply.decision_id}, action {short(reply.action)}",
+    )
+
+
+def not_an_action(game: str, action: pb.Action) -> BotFault:
+    return BotFault(
+        FaultKind.ILLEGAL,
+        f"answered {short(action)}, which is not a {game} action; answer one of the "
+        "request's legal actions",
+        got=short(action),
+    )
+
+
+def crashed(detail: str, got: str) -> BotFault:
+    return BotFault(FaultKind.CRASH, detail, FROM_A_LIVE_BOT, got)
+
+
+def start_failure(err: Exception, startup_timeout: float) -> BotFault:
+    """The bot could not start: every decision of its match is a fallback move."""
+    return BotFault(
+        FaultKind.START_FAILURE,
+        str(err),
+        f"from a bot that listens and completes the handshake within {startup_timeout} s "
+        "(startup_timeout)",
+        "no bot: " + str(err).splitlines()[0],
+    )
+
+
+def short(action: pb.Action) -> str:
+    """An Action as one short line, for a fault's detail."""
+    text = str(action).replace("\n", " ").strip()
+    return (text[:120] + "...") if len(text) > 120 else (text or "an empty action")
