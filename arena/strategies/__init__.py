@@ -3,7 +3,9 @@ opponents and baselines.
 
 - `arena.strategies.greedy`: the heuristic bot for Trix and Trianon (`GreedyBot`);
 - `arena.strategies.ladder`: a bot of known strength, the greedy move with probability
-  p, else a random one (`LadderBot`; `arena bench rating` plays it in process).
+  p, else a random one (`LadderBot`; `arena bench rating` plays it in process);
+- `arena.strategies.uniform`: a uniformly random legal move (`RandomBot`, the
+  benchmarks' external bot).
 
 Each plays from what the SDK decodes, as an external bot does (none imports the rules
 engine), and each runs as one: `python -m arena.strategies.greedy`. The scripts in
