@@ -1,30 +1,16 @@
-"""The greedy sample bot (sample_bots/greedy_bot.py), loaded by path, and seat-rotated
-matches of it against built-in bots, in process through the real wire encoding
-(`SdkPlayer`), for the Trix and Trianon tests alike."""
+"""Seat-rotated matches of a bot (the greedy bot, arena.strategies.greedy) against
+built-in bots, in process through the real wire encoding (`SdkPlayer`), for the Trix and
+Trianon tests alike."""
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Iterable
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from arena.bots.builtin import FirstBot, RandomBot
 from arena.bots.local import SdkPlayer
 from arena.games.base import Game
 from arena.play.referee import RefereeSettings, play_game
-
-BOT_FILE = Path(__file__).resolve().parent.parent / "sample_bots" / "greedy_bot.py"
-
-
-def load_greedy_module(name: str) -> ModuleType:
-    """The bot file as a module named `name` (sample_bots is not a package)."""
-    spec = importlib.util.spec_from_file_location(name, BOT_FILE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def rotated_match(

@@ -1,5 +1,5 @@
-"""The heuristic sample bot (sample_bots/greedy_bot.py): legal, better than random, and
-its rules of thumb on hand-made decisions.
+"""The heuristic bot (arena.strategies.greedy, served by sample_bots/greedy_bot.py):
+legal, better than random, and its rules of thumb on hand-made decisions.
 
 The bot runs in-process through the real wire encoding (`SdkPlayer`), so it sees exactly
 the requests an external bot would. Every game here has a fixed seed and every bot is
@@ -19,20 +19,18 @@ from arena.bots.local import SdkPlayer
 from arena.games import get_game
 from arena.play.referee import RefereeSettings, play_game
 from arena.sdk import Turn
+from arena.strategies.greedy import GreedyBot
 from arena.wire.messages import action_message
 from arena.wire.v1 import bot_pb2 as pb
-from tests.greedy_matches import load_greedy_module, pooled_matches, rotated_match
+from tests.greedy_matches import pooled_matches, rotated_match
 
 GAME = get_game("trix")
 OPTIONS = GAME.parse_options({})
 MATCH_SEEDS = ("greedy-test-1", "greedy-test-2", "greedy-test-3", "greedy-test-4")
 
 
-greedy_bot = load_greedy_module("greedy_bot_under_test")
-
-
 def test_beats_random_bots_in_seat_rotated_matches_without_faults() -> None:
-    greedy, random, faults = pooled_matches(GAME, OPTIONS, MATCH_SEEDS, greedy_bot.GreedyBot)
+    greedy, random, faults = pooled_matches(GAME, OPTIONS, MATCH_SEEDS, GreedyBot)
     assert faults == 0
     assert len(greedy) == 4 * len(MATCH_SEEDS) and len(random) == 3 * len(greedy)
     greedy_mean = sum(greedy) / len(greedy)
@@ -48,7 +46,7 @@ def test_every_decision_kind_is_answered_legally(doubling: bool) -> None:
     plays); any illegal answer or exception would be a fault."""
     options = GAME.parse_options({"kingdoms": 1, "doubling": doubling})
     settings = RefereeSettings(ask_forced=True)
-    bot = greedy_bot.GreedyBot()
+    bot = GreedyBot()
     for rotation in range(4):
         bots = [SdkPlayer(bot), RandomBot(), RandomBot(), RandomBot()]
         players = [bots[(seat + rotation) % 4] for seat in range(4)]
@@ -118,7 +116,7 @@ def plays(*cards: str) -> list[dict[str, Any]]:
 
 def choose(turn: Turn) -> dict[str, Any]:
     """The bot's answer, checked to be one of the legal actions."""
-    answer = greedy_bot.GreedyBot().act(turn)
+    answer = GreedyBot().act(turn)
     assert answer in turn.legal
     return answer
 
@@ -244,7 +242,7 @@ def test_contract_is_one_of_those_left() -> None:
 def test_same_request_same_answer() -> None:
     hand = ["2C", "9D", "3S", "AS", "KH"]
     turn = make_turn("play", hand, plays(*hand))
-    bot = greedy_bot.GreedyBot()
+    bot = GreedyBot()
     assert all(bot.act(turn) == bot.act(turn) for _ in range(3))
 
 
@@ -256,9 +254,7 @@ TRIANON_SEEDS = ("greedy-trianon-1", "greedy-trianon-2", "greedy-trianon-3", "gr
 
 
 def test_trianon_beats_random_bots_in_seat_rotated_matches_without_faults() -> None:
-    greedy, random, faults = pooled_matches(
-        TRIANON, TRIANON_OPTIONS, TRIANON_SEEDS, greedy_bot.GreedyBot
-    )
+    greedy, random, faults = pooled_matches(TRIANON, TRIANON_OPTIONS, TRIANON_SEEDS, GreedyBot)
     assert faults == 0
     assert len(greedy) == 3 * len(TRIANON_SEEDS) and len(random) == 2 * len(greedy)
     greedy_mean = sum(greedy) / len(greedy)
@@ -275,7 +271,7 @@ def test_trianon_every_decision_kind_is_answered_legally(opponent: type[FirstBot
     bots that always pass (builtin:first) it also declares (and decides to keep or
     raise) and plays Trianon rounds; any illegal answer or exception is a fault."""
     _, _, faults, replays = rotated_match(
-        TRIANON, TRIANON_OPTIONS, "forced", greedy_bot.GreedyBot(), opponent,
+        TRIANON, TRIANON_OPTIONS, "forced", GreedyBot(), opponent,
         RefereeSettings(ask_forced=True),
     )  # fmt: skip
     assert faults == 0

@@ -1,4 +1,5 @@
-"""The greedy sample bot in Trianon: legal, clearly better than random, sensible bids."""
+"""The greedy bot (arena.strategies.greedy) in Trianon: legal, clearly better than random,
+sensible bids."""
 
 from __future__ import annotations
 
@@ -7,12 +8,13 @@ from arena.bots.local import SdkPlayer
 from arena.games import get_game
 from arena.play.referee import RefereeSettings, play_game
 from arena.sdk import Turn
+from arena.strategies.greedy import GreedyBot
 from arena.wire.v1 import bot_pb2 as pb
-from tests.greedy_matches import load_greedy_module, pooled_matches
+from tests.greedy_matches import pooled_matches
 
 GAME = get_game("trianon")
 OPTIONS = GAME.parse_options({})
-BOT = load_greedy_module("greedy_trianon_under_test").GreedyBot()
+BOT = GreedyBot()
 
 
 def test_greedy_beats_random_over_seat_rotated_trianon_matches() -> None:

@@ -1,4 +1,5 @@
-"""The ladder bot (sample_bots/ladder_bot.py) and its in-process twin for benchmarks."""
+"""The ladder bot (arena.strategies.ladder, served by sample_bots/ladder_bot.py) and its
+in-process twin for benchmarks."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ from pathlib import Path
 import pytest
 
 from arena.bots.check import check_bot
-from arena.bots.ladder import ladder_module, ladder_player
+from arena.bots.ladder import ladder_player
 from arena.bots.local import SdkPlayer
 from arena.games import get_game
 from arena.play.referee import play_game
+from arena.strategies.greedy import GreedyBot
+from arena.strategies.ladder import LadderBot
 
 ROOT = Path(__file__).resolve().parent.parent
 LADDER = ROOT / "sample_bots" / "ladder_bot.py"
@@ -28,7 +31,7 @@ def _replay(game_name: str, players, seed: str) -> dict:
 def test_in_process_twin_decides_as_the_bot_does_through_the_wire(game_name) -> None:
     # The twin skips the wire; the SdkPlayer hands the bot's own code real request bytes.
     twin = [ladder_player(p) for p in RUNGS]
-    wired = [SdkPlayer(ladder_module().LadderBot(p)) for p in RUNGS]
+    wired = [SdkPlayer(LadderBot(p)) for p in RUNGS]
     a = _replay(game_name, twin, "ladder-twin")
     b = _replay(game_name, wired, "ladder-twin")
     assert a["deals"] == b["deals"] and a["totals"] == b["totals"]
@@ -43,8 +46,8 @@ def test_same_seed_replays_and_p_changes_the_play() -> None:
 
 
 def test_p_one_is_the_heuristic_bot_and_p_zero_never_asks_it() -> None:
-    greedy_module = sys.modules[type(ladder_module().LadderBot(1.0).greedy).__module__]
-    greedy = [SdkPlayer(greedy_module.GreedyBot()) for _ in range(3)]
+    assert type(LadderBot(1.0).greedy) is GreedyBot
+    greedy = [SdkPlayer(GreedyBot()) for _ in range(3)]
     ladder = [ladder_player(1.0) for _ in range(3)]
     assert _replay("trianon", ladder, "p1")["deals"] == _replay("trianon", greedy, "p1")["deals"]
 
@@ -55,17 +58,21 @@ def test_p_one_is_the_heuristic_bot_and_p_zero_never_asks_it() -> None:
 
 
 def test_random_choice_follows_p_over_many_decisions() -> None:
-    bot = ladder_module().LadderBot(0.7)
+    bot = LadderBot(0.7)
     heuristic = sum(bot.random_choice("s", 1, i, 5) is None for i in range(1, 2001))
     assert 0.65 < heuristic / 2000 < 0.75  # binomial sd 0.01: five sd either side
     picks = {bot.random_choice("s", 1, i, 5) for i in range(1, 2001)} - {None}
     assert picks == {0, 1, 2, 3, 4}
 
 
-def test_the_external_bot_passes_check_bot_and_refuses_a_bad_p(tmp_path) -> None:
-    report = check_bot(f"python {LADDER} --p 0.7 --name rung", "trianon", log_dir=tmp_path)
+@pytest.mark.parametrize("command", [[str(LADDER)], ["-m", "arena.strategies.ladder"]])
+def test_the_external_bot_passes_check_bot_and_refuses_a_bad_p(tmp_path, command) -> None:
+    # The sample script and the package module, the same bot under the same flags.
+    spec = " ".join(["python", *command, "--p", "0.7", "--name", "rung"])
+    report = check_bot(spec, "trianon", log_dir=tmp_path)
     assert report.clean, "\n".join(report.lines())
+    assert report.name == "rung"
     bad = subprocess.run(
-        [sys.executable, str(LADDER), "--p", "1.5"], capture_output=True, text=True, timeout=30
+        [sys.executable, *command, "--p", "1.5"], capture_output=True, text=True, timeout=30
     )
     assert bad.returncode == 2 and "probability" in bad.stderr

@@ -104,6 +104,17 @@ def test_relative_bot_paths_resolve_against_the_league_folder(tmp_path) -> None:
     assert argv[1] == str((tmp_path / "bots" / "b.py").resolve()) and argv[2] == "--x"
 
 
+def test_a_python_module_name_stays_a_name_beside_a_folder_of_that_name(tmp_path) -> None:
+    from arena.bots.process import command_argv
+
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "b.py").write_text("")
+    argv = command_argv("python -m bots --data bots/b.py", tmp_path)
+    assert argv[1:4] == ["-m", "bots", "--data"]  # `-m bots` imports the package bots/
+    assert argv[4] == str((tmp_path / "bots" / "b.py").resolve())
+    assert command_argv("./bot -m bots", tmp_path)[2] == str((tmp_path / "bots").resolve())
+
+
 def _games(db_path: Path) -> list[tuple]:
     db = sqlite3.connect(db_path)
     try:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import ast
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from arena.bots.check import check_bot
+from arena.bots.sandbox import Sandbox
 from arena.cli import app
 from tests.independent.trix_checker import check_replay
 
@@ -50,6 +54,43 @@ def test_check_bot_passes_every_sample_bot(tmp_path, spec, game, js_bot_installe
     report = check_bot(spec, game, log_dir=tmp_path)
     assert report.clean, "\n".join(report.lines())
     assert report.latencies and report.decisions >= 10  # a Trianon deal asks about 15
+
+
+@pytest.mark.parametrize(
+    ("module", "name", "game"),
+    [
+        ("arena.strategies.greedy", "greedy", "trix"),
+        ("arena.strategies.greedy", "greedy", "trianon"),
+        ("arena.strategies.uniform", "random-py", "trix"),
+    ],
+)
+def test_the_package_bots_run_as_modules_in_the_sandbox(tmp_path, module, name, game) -> None:
+    # `python -m MODULE`: no file argument, so the bot's own folder is its program's; the
+    # module comes from the arena package, which the sandbox binds read-only.
+    report = check_bot(f"python -m {module}", game, log_dir=tmp_path, sandbox=Sandbox())
+    assert report.clean, "\n".join(report.lines())
+    assert report.name == name and report.decisions >= 10
+
+
+def test_the_package_never_reaches_into_sample_bots() -> None:
+    """An installed arena has no sample_bots/ folder: no module names it as a path part."""
+    for path in sorted((ROOT / "arena").rglob("*.py")):
+        tree = ast.parse(path.read_text(), str(path))
+        names = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)]
+        assert "sample_bots" not in names, path
+
+
+def test_the_strategies_import_nothing_of_the_rules_engine() -> None:
+    """They play from what the SDK decodes, as external bots do."""
+    code = (
+        "import sys, arena.strategies.greedy, arena.strategies.ladder, arena.strategies.uniform; "
+        "print(sorted(m for m in sys.modules if m.startswith('arena.')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    loaded = set(ast.literal_eval(done.stdout))
+    assert "arena.strategies.greedy.trianon" in loaded
+    assert not {m for m in loaded if m.split(".")[1] in ("games", "referee", "bots", "wire")}
 
 
 def test_check_bot_fails_an_illegal_bot_with_exit_code_1(tmp_path) -> None:

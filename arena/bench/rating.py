@@ -1,6 +1,6 @@
 """`arena bench rating`: how many games a statistic needs to order a ladder of known strength.
 
-The ladder is four in-process ladder bots (`sample_bots/ladder_bot.py`, the heuristic
+The ladder is four in-process ladder bots (`arena.strategies.ladder`, the heuristic
 move with probability p, p = 0.6, 0.7, 0.8, 0.9) at one table in seat-rotated matches,
 so the true order is known. Each league seed plays its own matches; every statistic is
 then read after every match of the same games, so they are compared on equal terms.

@@ -18,6 +18,10 @@ from arena.errors import ArenaError
 from arena.games import get_game
 from arena.play.referee import play_game
 
+# The external bot of the referee and league benchmarks: the package's random bot, run
+# as a module (an installed arena has no sample_bots/ folder to start a script from).
+RANDOM_BOT = "python -m arena.strategies.uniform"
+
 
 @dataclass
 class EngineFigures:
@@ -219,7 +223,7 @@ async def _round_trips(
 
 
 def bench_referee(games: int = 6, transport: str = "stream") -> RefereeFigures:
-    """Four external `random_bot.py` processes play `games` full games; then the same
+    """Four external random bots (RANDOM_BOT) play `games` full games; then the same
     requests, in the same order, are sent to the same bots again with no referee work
     between them (the floor: what a referee that did nothing but send and wait would
     take per decision with these bots); then the bare round trip of a message of the
@@ -234,14 +238,13 @@ def bench_referee(games: int = 6, transport: str = "stream") -> RefereeFigures:
     from arena.wire.codec import wrap_decision
     from arena.wire.protocol import METHODS
 
-    bot = Path(__file__).resolve().parents[2] / "sample_bots" / "random_bot.py"
     game = get_game("trix")
     options = game.parse_options({})
     logs = Path(tempfile.mkdtemp(prefix="arena-bench-"))
     settings = RemoteSettings(transport=transport)
     sent: list[tuple[int, bytes]] = []  # (seat, request as it went out), in order
     with started_players(
-        [f"python {bot}"] * 4, "trix", game.options_dict(options), settings, logs
+        [RANDOM_BOT] * 4, "trix", game.options_dict(options), settings, logs
     ) as players:
         remote = [p for p in players if isinstance(p, RemotePlayer)]
         for seat, player in enumerate(remote):  # keep the requests as they go out
@@ -297,7 +300,8 @@ def bench_referee(games: int = 6, transport: str = "stream") -> RefereeFigures:
 
 
 def bench_league(matches: int = 12, workers: int = 2) -> tuple[int, float]:
-    """A league of four external random bots into a fresh database; (games, seconds).
+    """A league of four external random bots (RANDOM_BOT) into a fresh database;
+    (games, seconds).
 
     Everything is included: bot start-up for every match, storage and ratings."""
     import tempfile
@@ -305,10 +309,9 @@ def bench_league(matches: int = 12, workers: int = 2) -> tuple[int, float]:
 
     from arena.league.runner import run_league
 
-    bot = Path(__file__).resolve().parents[2] / "sample_bots" / "random_bot.py"
     folder = Path(tempfile.mkdtemp(prefix="arena-bench-league-"))
     entrants = "".join(
-        f'\n[[entrant]]\nname = "random-{i}"\nbot = "python {bot}"\n' for i in range(4)
+        f'\n[[entrant]]\nname = "random-{i}"\nbot = "{RANDOM_BOT}"\n' for i in range(4)
     )
     league = folder / "bench.toml"
     league.write_text(

@@ -1,40 +1,23 @@
-"""The ladder bot (sample_bots/ladder_bot.py) inside the referee's process, for speed.
+"""The ladder bot (`arena.strategies.ladder`) inside the referee's process, for speed.
 
 `arena bench rating` plays thousands of games, so the in-process player skips the wire:
-it draws the random-or-heuristic coin with the sample bot's own `random_choice`, and for
-a heuristic move hands the heuristic bot the view as `game.view_dict` builds it (the
-same data an external bot decodes from its request). A test checks that it makes
-exactly the decisions of the external bot's code fed through the real wire encoding.
+it draws the random-or-heuristic coin with the bot's own `random_choice`, and for a
+heuristic move hands the heuristic bot the view as `game.view_dict` builds it (the same
+data an external bot decodes from its request). A test checks that it makes exactly
+the decisions of the external bot's code fed through the real wire encoding.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections.abc import Mapping
-from functools import cache, cached_property
-from pathlib import Path
-from types import ModuleType
+from functools import cached_property
 from typing import Any
 
 from arena.games import get_game
 from arena.games.base import Action, Game
 from arena.play.referee import Decision, GameStart
+from arena.strategies.ladder import LadderBot
 from arena.wire.codec import options_text
-
-LADDER_FILE = Path(__file__).resolve().parent.parent.parent / "sample_bots" / "ladder_bot.py"
-
-
-@cache
-def ladder_module() -> ModuleType:
-    """sample_bots/ladder_bot.py as a module (sample_bots is not a package)."""
-    spec = importlib.util.spec_from_file_location("arena_ladder_bot", LADDER_FILE)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot load the ladder bot from {LADDER_FILE}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 class _Turn:
@@ -56,12 +39,13 @@ class _Turn:
 
 
 class LadderPlayer:
-    """An in-process player making the decisions of `ladder_bot.py --p P`."""
+    """An in-process player making the decisions of `python -m arena.strategies.ladder --p P`
+    (`sample_bots/ladder_bot.py --p P`)."""
 
     wants_notices = False
 
     def __init__(self, p: float, name: str | None = None) -> None:
-        self.bot = ladder_module().LadderBot(p, name)
+        self.bot = LadderBot(p, name)
         self.name = self.bot.name
         self._game: Game | None = None
         self._info: dict[str, Any] = {}

@@ -52,7 +52,9 @@ def become_subreaper() -> bool:
 def command_argv(command: str, base_dir: Path | None = None) -> list[str]:
     """A bot command as argv: `python`/`python3` become this interpreter, and relative
     paths that exist below `base_dir` (default: the current folder) are made absolute,
-    so the bot may start in another folder (the sandbox starts it in its own)."""
+    so the bot may start in another folder (the sandbox starts it in its own). The
+    module of `python -m MODULE` is a name, not a path, even where a folder of that
+    name exists (`python -m mybot` beside a `mybot/` package)."""
     try:
         argv = shlex.split(command)
     except ValueError as err:
@@ -62,7 +64,10 @@ def command_argv(command: str, base_dir: Path | None = None) -> list[str]:
     if argv[0] in ("python", "python3"):
         argv[0] = sys.executable
     base = base_dir or Path.cwd()
+    python = os.path.basename(argv[0]).startswith("python")
     for i, arg in enumerate(argv[1:], start=1):
+        if python and argv[i - 1] == "-m":
+            continue
         candidate = base / arg
         if not arg.startswith("-") and not os.path.isabs(arg) and os.path.exists(candidate):
             argv[i] = str(candidate.resolve())

@@ -596,7 +596,7 @@ def bench_referee_cmd(
         str, typer.Option(help="stream, unary, or both (one after the other).")
     ] = "both",
 ) -> None:
-    """Full games between four external random_bot.py processes, against a bare gRPC echo.
+    """Full games between four external random bots, against a bare gRPC echo.
 
     Prints decisions per second, the referee's mean time per decision, the round trip of a
     bare gRPC call of the same size over the same transport, their ratio, the same round
