@@ -15,7 +15,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean proto js-bot sandbox-tools bytecode
+.PHONY: demo test lint bench clean proto js-bot buf sandbox-tools bytecode
 
 # The generated gRPC code in arena/v1/ comes from protos/ by this one command;
 # tests/test_proto_sync.py fails when the two disagree.
@@ -36,6 +36,16 @@ js-bot: $(JS_BOT)/node_modules/.package-lock.json
 
 $(JS_BOT)/node_modules/.package-lock.json: $(JS_BOT)/package.json $(JS_BOT)/package-lock.json
 	npm ci --prefix $(JS_BOT)
+
+# buf, which lints protos/ and checks it against the wire contract's baseline
+# (proto-check), exactly as protos/package-lock.json pins it.
+PROTOS := protos
+BUF := $(PROTOS)/node_modules/.bin/buf
+
+buf: $(PROTOS)/node_modules/.package-lock.json
+
+$(PROTOS)/node_modules/.package-lock.json: $(PROTOS)/package.json $(PROTOS)/package-lock.json
+	npm ci --prefix $(PROTOS)
 
 # The bot sandbox needs bubblewrap (Debian package `bubblewrap`) and util-linux's
 # setpriv and prlimit. As root with apt-get, the package is installed when missing;
