@@ -15,7 +15,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean proto js-bot sandbox-tools bytecode
+.PHONY: demo test lint bench clean proto proto-check proto-baseline js-bot buf sandbox-tools \
+	bytecode
 
 # The generated gRPC code in arena/wire/v1/ comes from protos/ by this one command;
 # tests/test_proto_sync.py fails when the two disagree. The proto stays at
@@ -40,6 +41,36 @@ js-bot: $(JS_BOT)/node_modules/.package-lock.json
 $(JS_BOT)/node_modules/.package-lock.json: $(JS_BOT)/package.json $(JS_BOT)/package-lock.json
 	npm ci --prefix $(JS_BOT)
 
+# buf, which lints protos/ and checks it against the wire contract's baseline
+# (proto-check), exactly as protos/package-lock.json pins it.
+PROTOS := protos
+BUF := $(PROTOS)/node_modules/.bin/buf
+
+buf: $(PROTOS)/node_modules/.package-lock.json
+
+$(PROTOS)/node_modules/.package-lock.json: $(PROTOS)/package.json $(PROTOS)/package-lock.json
+	npm ci --prefix $(PROTOS)
+
+# The wire contract's baseline: a buf image of protos/ as deployed bots know it, which
+# `buf breaking` compares protos/ with (protos/buf.yaml says which changes it refuses).
+# It is a JSON image, pretty-printed, rather than a binary one, so that a change to the
+# baseline reads as a diff in review (a field's number, type and name, one per line);
+# it has no source info, so comments never change it.
+PROTO_BASELINE := $(PROTOS)/arena-v1.image.json
+
+# buf lint and buf breaking: silent when the proto is fine, the problems and a failed
+# build otherwise.
+proto-check: buf
+	@$(BUF) lint $(PROTOS)
+	@$(BUF) breaking $(PROTOS) --against $(PROTO_BASELINE)
+
+# Only on purpose: moves the baseline to the proto as it is now, accepting every
+# breaking change since. Commit it on its own, saying which deployed bots it breaks.
+proto-baseline: buf
+	$(BUF) build $(PROTOS) --exclude-source-info -o '-#format=json' \
+	  | $(PYTHON) -m json.tool --indent 2 > $(PROTO_BASELINE).tmp
+	mv $(PROTO_BASELINE).tmp $(PROTO_BASELINE)
+
 # The bot sandbox needs bubblewrap (Debian package `bubblewrap`) and util-linux's
 # setpriv and prlimit. As root with apt-get, the package is installed when missing;
 # otherwise this says what to install, and leagues need sandbox = "off" to run without.
@@ -62,11 +93,11 @@ bytecode: $(STAMP)
 demo: $(STAMP) js-bot sandbox-tools bytecode
 	$(BIN)/arena demo
 
-test: $(STAMP) js-bot sandbox-tools bytecode
+test: $(STAMP) js-bot sandbox-tools bytecode proto-check
 	$(BIN)/ruff check arena tests sample_bots
 	$(BIN)/python -m pytest
 
-lint: $(STAMP)
+lint: $(STAMP) proto-check
 	$(BIN)/ruff check arena tests sample_bots
 
 bench: $(STAMP) js-bot bytecode

@@ -26,7 +26,10 @@ if _version_not_supported:
 
 
 class BotStub:
-    """Missing associated documentation comment in .proto file."""
+    """A bot: the gRPC server the referee calls. Its methods' paths (`/arena.v1.Bot/Hello`,
+    `/arena.v1.Bot/Decide`, `/arena.v1.Bot/Play`, `/arena.v1.Bot/Notify`) are part of the
+    contract.
+    """
 
     def __init__(self, channel):
         """Constructor.
@@ -57,18 +60,27 @@ class BotStub:
 
 
 class BotServicer:
-    """Missing associated documentation comment in .proto file."""
+    """A bot: the gRPC server the referee calls. Its methods' paths (`/arena.v1.Bot/Hello`,
+    `/arena.v1.Bot/Decide`, `/arena.v1.Bot/Play`, `/arena.v1.Bot/Notify`) are part of the
+    contract.
+    """
 
     def Hello(self, request, context):
         """Handshake: the referee says what it will ask; the bot says who it is. A bot that
-        cannot play this game or protocol version sets HelloReply.error.
+        cannot play this game or protocol version sets HelloReply.error. Sent first to
+        every started (and restarted) bot process, and at the start of every match to a
+        bot that is already running; the call's deadline is what is left of
+        `startup_timeout` (default 10 s). A failed, refused, late or unreadable handshake
+        is a `start-failure` (the seat plays fallbacks for the whole match), or after a
+        restart a `crash` (for the rest of the game).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def Decide(self, request, context):
-        """One decision. The call's gRPC deadline is the time the bot has for it.
+        """One decision (unary mode, `--transport unary`). The call's gRPC deadline is the
+        time the bot has for it: time_ms plus time_bank_ms of the request.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -77,8 +89,12 @@ class BotServicer:
     def Play(self, request_iterator, context):
         """A game on one stream: the referee sends RefereeMessages; the bot answers every
         `decision` message with exactly one DecisionReply carrying its decision_id, in
-        order, and answers nothing else. The referee may close the stream and open a new
-        one at any time (after a timeout, say); every request is complete in itself.
+        order, and answers nothing else. The referee may close or cancel the stream and
+        open a new one at any time (after a timeout, or at the end of a game); every
+        request is complete in itself. With notices, the referee ends a game by sending
+        GameEnd, closing its side and waiting (at most `move_timeout`) for the bot to end
+        the call. A bot that ends the call, or fails it with an error status of its own,
+        instead of answering a decision commits a `protocol` fault.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -86,7 +102,8 @@ class BotServicer:
 
     def Notify(self, request, context):
         """End-of-deal and end-of-game notices in unary mode (in stream mode they travel on
-        the stream), sent only to a bot whose HelloReply asked for them.
+        the stream), sent only to a bot whose HelloReply asked for them. Each call has
+        `move_timeout`; a bot that fails one is not charged with a fault.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -124,7 +141,10 @@ def add_BotServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class Bot:
-    """Missing associated documentation comment in .proto file."""
+    """A bot: the gRPC server the referee calls. Its methods' paths (`/arena.v1.Bot/Hello`,
+    `/arena.v1.Bot/Decide`, `/arena.v1.Bot/Play`, `/arena.v1.Bot/Notify`) are part of the
+    contract.
+    """
 
     @staticmethod
     def Hello(request,
