@@ -23,8 +23,9 @@ BOOKS = {"T": RULES / "trix.md", "N": RULES / "trianon.md"}
 # Built here so that this file does not itself hold the text it looks for.
 OUTSIDE = ".." + "/shared"
 
-# Where rule numbers are cited: these folders and files of the tracked tree.
-CITING = ("arena/", "tests/", "sample_bots/", "docs/", "README.md")
+# Where rule numbers are cited: these folders and files of the tracked tree (the league
+# files and the protocol definition cite rules too).
+CITING = ("arena/", "tests/", "sample_bots/", "docs/", "leagues/", "protos/", "README.md")
 
 # A cited rule number: T-4, T-4.3, N-10, W-2. Not preceded by a letter, digit or dash, so
 # that names such as `rating-bench-N-1` or `QT-1` are not taken for rule numbers.
