@@ -2,7 +2,7 @@
 
 Following python-chess, a card is a plain int and a set of cards is an int mask, so the
 rules engine can follow suit with one `&` (`hand & SUIT_MASK[led] or hand`). Codes on
-every interface are TRIX.md T-1.4: rank then suit, ranks `23456789TJQKA`, suits `CDHS`.
+every interface are docs/rules/trix.md T-1.4: rank then suit, ranks `23456789TJQKA`, suits `CDHS`.
 
 Layout: card = suit * 13 + rank, rank 0 is the two and rank 12 the ace, so within a
 suit a higher int is a higher card under the normal order, and ascending ints are the
@@ -140,8 +140,9 @@ def count(mask: CardSet) -> int:
 def shuffled_deck(game: str, seed: str, deal_index: int, size: int) -> list[int]:
     """A deal's shuffle: a pure function of (game, seed, deal index), the same everywhere.
 
-    TRIX.md T-2.2 and TRIANON.md N-2.1 make each deal's shuffle depend only on the game
-    seed and the deal's index, so every rotation of a match sees the same hands.
+    T-2.2 (docs/rules/trix.md) and N-2.1 (docs/rules/trianon.md) make each deal's
+    shuffle depend only on the game seed and the deal's index, so every rotation of a
+    match sees the same hands.
     Definition, so that any language can re-derive a deal: take SHAKE-256 of the UTF-8
     text `"{game}/{seed}/{deal_index}"`, 4 bytes per position; position i's key is the
     top 24 bits of bytes 4i..4i+3 read big-endian; the deck is the positions 0..size-1

@@ -14,7 +14,7 @@ class IllegalAction(ArenaError, ValueError):
 
 
 class CardError(ArenaError, ValueError):
-    """A card code that is not one of the deck's codes (TRIX.md T-1.4)."""
+    """A card code that is not one of the deck's codes (docs/rules/trix.md T-1.4)."""
 
 
 class BotError(ArenaError):

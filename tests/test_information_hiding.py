@@ -1,7 +1,7 @@
-"""Information hiding tested from the outside (issue 6, item 4; TRIX.md T-8, TRIANON.md
-N-8): a spy bot (tests/hostile/spy_bot.py) keeps the raw bytes of every message it is
-sent; the game is then re-read from its replay file, and every card code anywhere in
-every message must be one the spy's seat could know at that moment.
+"""Information hiding tested from the outside (issue 6, item 4; docs/rules/trix.md T-8,
+docs/rules/trianon.md N-8): a spy bot (tests/hostile/spy_bot.py) keeps the raw bytes of
+every message it is sent; the game is then re-read from its replay file, and every card
+code anywhere in every message must be one the spy's seat could know at that moment.
 
 The check shares nothing with the engine: the messages are decoded with the protocol's
 schema alone, every string field is scanned for card codes (whatever field it is in),

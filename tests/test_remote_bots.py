@@ -1,5 +1,5 @@
 """External bots over gRPC, with real processes on unix sockets: faults, fallbacks,
-restarts, clean-up and information hiding (TRIX.md T-8)."""
+restarts, clean-up and information hiding (docs/rules/trix.md T-8)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Replays written by the arena, re-checked by the independent checker (tests/independent),
-which was written from TRIX.md alone and shares no code with the engine."""
+which was written from docs/rules/trix.md alone and shares no code with the engine."""
 
 from __future__ import annotations
 

@@ -125,7 +125,7 @@ def test_deal_declarer_reads_made_and_failed_from_n5() -> None:
 
 def test_trianon_replays_pass_the_independent_checker(tmp_path, js_bot_installed) -> None:
     """Done when: `arena play --game trianon` with three sample bots and the Trianon demo
-    league complete, and an independent checker (written from TRIANON.md alone) accepts
+    league complete, and an independent checker (written from docs/rules/trianon.md alone) accepts
     their replays."""
     from arena.league.runner import run_league
     from tests.independent.trianon_checker import check_replay

@@ -1,4 +1,4 @@
-"""One test per numbered rule of ../shared/rules/TRIANON.md, and the worked checks W-1..W-5.
+"""One test per numbered rule of docs/rules/trianon.md, and the worked checks W-1..W-5.
 
 Each test is named after its rule (`test_n3_2_...` is rule N-3.2) and plays hand-made
 deals through `new_deal`, so that every trick's outcome can be worked out by hand.

@@ -1,4 +1,4 @@
-"""One test per numbered rule of ../shared/rules/TRIX.md, and the worked checks W-1..W-5.
+"""One test per numbered rule of docs/rules/trix.md, and the worked checks W-1..W-5.
 
 Each test is named after its rule (`test_t3_2_...` is rule T-3.2).
 """

@@ -145,7 +145,10 @@ def play(
     ] = 0,
     rules: Annotated[
         list[str] | None,
-        typer.Option(help="Rule options KEY=VALUE (TRIX.md T-9, TRIANON.md N-9), repeatable."),
+        typer.Option(
+            help="Rule options KEY=VALUE (docs/rules/trix.md T-9, docs/rules/trianon.md N-9), "
+            "repeatable."
+        ),
     ] = None,
     replays: Annotated[
         Path | None, typer.Option(help="Folder to write one replay JSON per game into.")

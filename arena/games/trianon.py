@@ -1,4 +1,4 @@
-"""Trianon: three players bid on tricks, then play all twelve (../shared/rules/TRIANON.md).
+"""Trianon: three players bid on tricks, then play all twelve (docs/rules/trianon.md).
 
 Built like `arena.games.trix`: the state is mutable and made of ints, `apply` is the only
 way to change it and `observe` the only way hidden cards leave it (N-8). The legal

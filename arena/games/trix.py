@@ -1,4 +1,4 @@
-"""Trix: four players, four kingdoms of five contracts (../shared/rules/TRIX.md).
+"""Trix: four players, four kingdoms of five contracts (docs/rules/trix.md).
 
 The state is mutable and made of ints so that a full 20-deal game costs a few
 milliseconds; `apply` is the only way to change it and `observe` the only way hidden

@@ -2,7 +2,7 @@
 
 The rating shown is conservative (mu - 3 sigma): a newcomer with few matches is not
 placed above an entrant whose strength is known. The duplicate margin compares an
-entrant with the others who held the same cards in the same seat (TRIX.md T-2.2), so
+entrant with the others who held the same cards in the same seat (docs/rules/trix.md T-2.2), so
 card luck does not count.
 """
 

@@ -1,7 +1,7 @@
 """Seat-rotated matches: the same deals replayed with the bots moved round the table.
 
 Every game of a match uses the match's seed, so every seat is dealt the same hands in
-every game (TRIX.md T-2.2); with the bots rotated, each bot holds each seat's cards
+every game (docs/rules/trix.md T-2.2); with the bots rotated, each bot holds each seat's cards
 once and card luck cancels out of the match's sums.
 """
 

@@ -24,8 +24,8 @@ from arena.play.replays import build_replay
 class Decision:
     """One decision put to one seat: its kind and legal actions, and its view on demand.
 
-    The view is what `game.observe` builds for the seat (TRIX.md T-8). It is built the
-    first time a player reads it, so players that need only the legal actions (the
+    The view is what `game.observe` builds for the seat (docs/rules/trix.md T-8). It
+    is built the first time a player reads it, so players that need only the legal actions (the
     built-in random bot) do not pay for it. The referee closes the decision once the
     player has answered (its view can no longer be built) and re-opens the same object
     for the seat's next decision: a player must not keep it.
@@ -64,8 +64,8 @@ class Decision:
 def bot_seed(game_seed: str) -> str:
     """The seed every player is given for its own randomness (GameInfo.seed).
 
-    Not the game seed: the deals are a public function of that (TRIX.md T-2.2,
-    TRIANON.md N-2.1), so a bot told it could work out every hand, against T-8 / N-8.
+    Not the game seed: the deals are a public function of that (docs/rules/trix.md T-2.2,
+    docs/rules/trianon.md N-2.1), so a bot told it could work out every hand, against T-8 / N-8.
     A hash of it serves the same purpose (the same game, the same bot seed, so seeded
     bots replay identically, in every rotation of a match) and cannot be turned back
     into the game seed; a bot could only guess game seeds and compare, which is why a

@@ -6,7 +6,7 @@ objects costs about 4 us each here, which would make the referee slower than the
 So requests are assembled as bytes: protobuf's wire format lets a message be written
 as the concatenation of its fields, and each event, legal action, trick card and score
 line is encoded once and cached. What goes into a request is only ever taken from the
-view that `game.observe` built (TRIX.md T-8): this module re-encodes, it never looks at
+view that `game.observe` built (docs/rules/trix.md T-8): this module re-encodes, it never looks at
 the state.
 """
 

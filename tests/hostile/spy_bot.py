@@ -7,7 +7,8 @@ with the bot's own answers in between, as records `tag (1 byte) + length (4 byte
 endian) + bytes`. Tags: H a HelloRequest, D a DecisionRequest (unary Decide), M a
 RefereeMessage (Play stream), N a Notice (unary Notify), A the DecisionReply the spy
 sent back. A test decodes the file on its own and checks that no message told the
-spy's seat a card it could not know at that moment (TRIX.md T-8, TRIANON.md N-8).
+spy's seat a card it could not know at that moment (docs/rules/trix.md T-8,
+docs/rules/trianon.md N-8).
 
 With --notices it asks for end-of-deal and end-of-game notices, so those are checked
 too. It answers a legal action chosen at random, seeded by the request itself, so

@@ -1,7 +1,7 @@
 """Independent replay checker for Trianon (`arena-replay/1`).
 
 This module is a second, independent implementation of the Trianon rules, written from
-the rule book (`shared/rules/TRIANON.md`, rules N-1 .. N-9) alone. It imports nothing
+the rule book (`docs/rules/trianon.md`, rules N-1 .. N-9) alone. It imports nothing
 from the engine and uses only the standard library. It replays every deal of a
 recorded game and reports every place where the record disagrees with the rules.
 

@@ -1,7 +1,7 @@
 """Independent replay checker for Trix (`arena-replay/1`).
 
 This module is a second, independent implementation of the Trix rules, written from
-the rule book (`shared/rules/TRIX.md`, rules T-1 .. T-10) alone. It imports nothing
+the rule book (`docs/rules/trix.md`, rules T-1 .. T-10) alone. It imports nothing
 from the engine and uses only the standard library. It replays every deal of a
 recorded game and reports every place where the record disagrees with the rules.
 

@@ -2,8 +2,8 @@
 
 The encoding is `arena.cards`' own, re-exported here: a card is an int, suit * 13 +
 rank (rank 0 is the two, 12 the ace), so a higher int is a higher card within a suit,
-and the codes on the wire are TRIX.md T-1.4 (`parse_card("QS")`). This module adds
-only what `arena.cards` lacks: two more rank names, the two hearts the King of Hearts
+and the codes on the wire are T-1.4's (docs/rules/trix.md; `parse_card("QS")`). This
+module adds only what `arena.cards` lacks: two more rank names, the two hearts the King of Hearts
 heuristics watch, and a hand split by suit. (`arena.cards` is pure data helpers: it
 imports nothing of the rules engine.)
 """

@@ -1,4 +1,4 @@
-"""The greedy bot's Trianon heuristics (TRIANON.md), by decision:
+"""The greedy bot's Trianon heuristics (docs/rules/trianon.md), by decision:
 
 - bid: a linear model per kind of strain estimates the tricks the hand takes as
   declarer (winners counted down from the top of each suit, trump length, second
@@ -40,8 +40,8 @@ from arena.strategies.greedy.cards import (
     suit_of,
 )
 
-# Trianon (TRIANON.md) is played with the same card ints: the 36-card deck is the cards
-# of rank six and up. Bids are handled as (tricks, strain) tuples, which compare as the
+# Trianon (docs/rules/trianon.md) is played with the same card ints: the 36-card deck is
+# the cards of rank six and up. Bids are handled as (tricks, strain) tuples, which compare as the
 # bids do (N-3.2).
 
 STRAINS = ("C", "S", "D", "H", "SS", "NT")  # low to high (N-3.1)
