@@ -311,31 +311,3 @@ def test_a_failed_demo_leaves_no_temporary_folder(tmp_path, monkeypatch) -> None
     result = runner.invoke(app, ["demo", "--league", str(tmp_path / "missing.toml")])
     assert result.exit_code == 2 and "no such league file" in result.output, result.output
     assert list(tmp_path.glob("arena-demo-*")) == []
-
-
-def test_readme_replay_example_is_what_the_play_command_writes(tmp_path) -> None:
-    """The README's replay example is game 1 of the `arena play` command it shows
-    (shortened with "..." strings, so the block is still JSON)."""
-    readme = (ROOT / "README.md").read_text()
-    section = readme[readme.index("## Replays (`arena-replay/1`)") :]
-    example = json.loads(section[section.index("```json") + 7 : section.index("```\n", 10)])
-    command = readme[readme.index("```sh\narena play") + 6 :].split("```")[0]
-    args = command.replace("\\\n", " ").split()[1:]
-    args[args.index("--games") + 1] = "1"
-    args[args.index("--replays") + 1] = str(tmp_path)
-    assert runner.invoke(app, args).exit_code == 0
-    replay = json.loads((tmp_path / "game-0001.json").read_text())
-    for key in ("format", "game", "options", "seed", "players", "totals", "ranks", "faults"):
-        assert example[key] == replay[key], key
-    shown, deal = example["deals"][0], replay["deals"][0]
-    assert {k: shown[k] for k in ("number", "king", "scores")} == {
-        k: deal[k] for k in ("number", "king", "scores")
-    }
-    assert shown["events"][:-1] == deal["events"][: len(shown["events"]) - 1]
-    assert shown["hands"][0][:-1] == deal["hands"][0][: len(shown["hands"][0]) - 1]
-
-
-def test_readme_names_every_league_file() -> None:
-    layout = (ROOT / "README.md").read_text().split("## Layout")[1]
-    for league in (ROOT / "leagues").glob("*.toml"):
-        assert league.name in layout, league.name
