@@ -21,7 +21,7 @@ from typing import Any
 
 from arena.bots.local import SdkPlayer
 from arena.games import get_game
-from arena.referee import RefereeSettings, play_game
+from arena.play.referee import RefereeSettings, play_game
 from arena.sdk import Bot, Turn
 
 GAMES = ("trix", "trianon")

@@ -87,11 +87,6 @@ def test_every_relative_link_resolves() -> None:
     assert not problems, "\n".join(problems)
 
 
-def test_nothing_points_at_the_shared_folder() -> None:
-    for page in PAGES:
-        assert "../shared" not in page.read_text(), page
-
-
 def test_the_bot_examples_are_what_the_referee_sends() -> None:
     """docs/bots.md's example turns equal those tests/doc_examples.py captures now from
     real games (`python -m tests.doc_examples` prints them afresh)."""
