@@ -91,7 +91,7 @@ bytecode: $(STAMP)
 	$(BIN)/python -m compileall -q arena
 
 demo: $(STAMP) js-bot sandbox-tools bytecode
-	$(BIN)/arena demo
+	$(BIN)/arena demo --league leagues/demo.toml
 
 test: $(STAMP) js-bot sandbox-tools bytecode proto-check
 	$(BIN)/ruff check arena tests sample_bots

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.bench import runs as bench
+from arena.bench import referee as bench
 
 
 def test_the_referee_bench_floor_sends_the_games_own_requests_to_the_same_bots(

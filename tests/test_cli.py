@@ -98,23 +98,48 @@ def test_play_json_keeps_every_faults_details(tmp_path) -> None:
          "unknown built-in bot"),
         (["play", "--rules", "kingdoms=9"] + ["builtin:first"] * 4, "kingdoms"),
         (["play", "--rules", "oops"] + ["builtin:first"] * 4, "KEY=VALUE"),
-        (["play", "--game", "chess"] + ["builtin:first"] * 4, "unknown game"),
+        (["play", "--game", "chess"] + ["builtin:first"] * 4,
+         "'chess' is not one of 'trix', 'trianon'"),
     ],
 )  # fmt: skip
 def test_play_errors_say_what_to_do(args, message) -> None:
     result = runner.invoke(app, args)
     assert result.exit_code == 2
-    assert message in result.output
+    assert message in plain(result.output)
+
+
+def plain(output: str) -> str:
+    """Output as words: a usage error comes in a box of rich's, wrapped to the
+    terminal's width; the words are what the user reads."""
+    return " ".join(output.translate(str.maketrans("", "", "│╭╮╰╯─")).split())
+
+
+def _table_order(output: str) -> list[str]:
+    table = output[output.index("place") :].splitlines()[2:]
+    return [line.split()[1] for line in table]
 
 
 def test_demo_runs_the_demo_league_and_the_heuristic_bot_leads(tmp_path) -> None:
-    result = runner.invoke(app, ["demo", "--db", str(tmp_path / "demo.db")])
+    """`make demo` runs the repository's demo league (with the JavaScript bot)."""
+    league = ROOT / "leagues" / "demo.toml"
+    result = runner.invoke(app, ["demo", "--league", str(league), "--db", str(tmp_path / "d.db")])
     assert result.exit_code == 0, result.output
-    table = result.output[result.output.index("place") :].splitlines()[2:]
-    order = [line.split()[1] for line in table]
+    order = _table_order(result.output)
     assert len(order) == 5 and order[0] == "greedy"
     assert order.index("greedy") < order.index("random-py")
     assert order.index("greedy") < order.index("random-js")
+
+
+def test_the_shipped_demo_league_runs_from_any_folder(tmp_path, monkeypatch) -> None:
+    """`arena demo` with no league plays the one the package ships, whose bots are the
+    package's own modules: it needs no checkout (and so no sample_bots/ folder)."""
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["demo", "--db", "demo.db"])
+    assert result.exit_code == 0, result.output
+    order = _table_order(result.output)
+    assert sorted(order) == ["builtin-first", "builtin-random", "greedy", "ladder-0.5", "random-py"]
+    assert order[0] == "greedy"
+    assert order.index("ladder-0.5") < order.index("random-py")
 
 
 def test_replay_command_prints_text_and_json(tmp_path) -> None:
@@ -129,7 +154,7 @@ def test_replay_command_prints_text_and_json(tmp_path) -> None:
 
 
 def test_rules_take_several_pairs() -> None:
-    from arena.cli import parse_rules
+    from arena.cli.play import parse_rules
 
     assert parse_rules(["doubling=false,kingdoms=1", "tiebreak=king-of-hearts"]) == {
         "doubling": "false", "kingdoms": "1", "tiebreak": "king-of-hearts"
@@ -282,7 +307,7 @@ def test_run_refuses_an_unknown_table_format_before_running(tmp_path) -> None:
     league = builtin_league(tmp_path)
     result = runner.invoke(app, ["run", str(league), "--format", "xml"])
     assert result.exit_code == 2, result.output
-    assert result.output == "error: --format must be one of text, markdown, csv, json, not 'xml'\n"
+    assert "'xml' is not one of 'text', 'markdown', 'csv', 'json'" in plain(result.output)
     assert not (tmp_path / "arena.db").exists()
 
 

@@ -134,7 +134,7 @@ def test_bot_filter_text_output_and_unknown_names(league_db) -> None:
 def test_migration_3_upgrades_a_database_holding_old_faults(tmp_path, monkeypatch) -> None:
     """A database made before migration 3, with faults stored then, upgrades in place;
     its old faults are listed with "-" for what was not recorded."""
-    import arena.league.store as store
+    import arena.league.store.schema as store
 
     (tmp_path / "faulty.toml").write_text(LEAGUE)
     monkeypatch.setattr(store, "MIGRATIONS", store.MIGRATIONS[:2])

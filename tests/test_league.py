@@ -569,7 +569,7 @@ def test_a_bot_that_cannot_start_does_not_stop_the_league(tmp_path) -> None:
 
 
 def test_migrations_bring_an_old_database_up_to_date(tmp_path, monkeypatch) -> None:
-    import arena.league.store as store
+    import arena.league.store.schema as store
 
     monkeypatch.setattr(store, "MIGRATIONS", store.MIGRATIONS[:1])
     old = store.open_db(tmp_path / "old.db")

@@ -279,3 +279,21 @@ def render_bench(bench: RatingBench) -> str:
             f"mean games {stop.mean_games:.1f} (the cap counted for those not stopped)",
         ]
     return "\n".join(lines)
+
+
+def rating_bench(
+    seeds: int,
+    matches: int,
+    workers: int = 2,
+    cache: Path | None = None,
+    extra: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> str:
+    """`arena bench rating`: play (or read back) the ladder leagues, score every
+    statistic with the league defaults, and render the figures."""
+    from arena.league.config import RATE_BY_DEFAULT
+    from arena.league.separation import StopRule
+
+    leagues = play_leagues(seeds, matches, workers, cache, progress=progress)
+    bench = evaluate(leagues, Ratings(), RATE_BY_DEFAULT, StopRule(), extra, workers)
+    return render_bench(bench)

@@ -12,7 +12,7 @@ from typing import Any
 import sqlite_utils
 
 from arena.errors import ConfigError
-from arena.league.ratings import load_outcomes
+from arena.league import store
 from arena.league.stats import head_to_head, mean_interval
 
 
@@ -20,8 +20,8 @@ def compare(
     db: sqlite_utils.Database, league_id: int, a: str, b: str, level: float = 0.95
 ) -> dict[str, Any]:
     """A over B per game: margin, its interval at `level`, matches, and a verdict."""
-    outcomes = load_outcomes(db, league_id)
-    known = [r["name"] for r in db["entrants"].rows_where("league_id = ?", [league_id])]
+    outcomes = store.load_outcomes(db, league_id)
+    known = store.entrant_names(db, league_id)
     for name in (a, b):
         if name not in known:
             raise ConfigError(f"no entrant {name!r} in this league; entrants: {', '.join(known)}")

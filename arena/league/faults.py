@@ -18,6 +18,7 @@ from typing import Any
 import sqlite_utils
 
 from arena.errors import ConfigError
+from arena.league import store
 
 FORMATS = ("text", "json")
 
@@ -29,27 +30,12 @@ def fault_rows(
     only those of the entrant called `bot`; ConfigError names the entrants when `bot`
     is not one of them."""
     if bot is not None:
-        names = [
-            row["name"]
-            for row in db.query(
-                "SELECT name FROM entrants WHERE league_id = ? ORDER BY position", [league_id]
-            )
-        ]
+        names = store.entrant_names(db, league_id)
         if bot not in names:
             raise ConfigError(
                 f"no entrant named {bot!r} in this league; entrants: {', '.join(names) or 'none'}"
             )
-    where, params = "f.league_id = ?", [league_id]
-    if bot is not None:
-        where += " AND f.entrant = ?"
-        params.append(bot)
-    rows = db.query(
-        f"""SELECT f.*, m.idx AS match_idx, g.rotation, l.game AS game_name
-            FROM faults f JOIN games g ON f.game_id = g.id JOIN matches m ON f.match_id = m.id
-            JOIN leagues l ON f.league_id = l.id
-            WHERE {where} ORDER BY m.idx, g.rotation, f.id""",
-        params,
-    )
+    rows = store.fault_records(db, league_id, bot)
     return [
         {
             "entrant": row["entrant"],

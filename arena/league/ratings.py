@@ -9,63 +9,14 @@ schedule with no gap is rated; a match stored beyond a gap waits for the gap to 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-import sqlite_utils
 import trueskill
 
 from arena.league.config import Ratings
+from arena.league.records import GameOutcome, MatchOutcome
 
-
-@dataclass
-class GameOutcome:
-    rotation: int
-    totals: dict[str, int]  # entrant -> total in this game
-    faults: dict[str, int]  # entrant -> faults in this game
-    deals: list[dict[str, int]] = field(default_factory=list)  # entrant -> score, per deal
-
-
-@dataclass
-class MatchOutcome:
-    idx: int
-    entrants: list[str]
-    games: list[GameOutcome] = field(default_factory=list)
-
-
-def load_outcomes(db: sqlite_utils.Database, league_id: int) -> dict[int, MatchOutcome]:
-    """Every stored match's results, by schedule index."""
-    outcomes: dict[int, MatchOutcome] = {}
-    games: dict[int, GameOutcome] = {}
-    rows = db.query(
-        """SELECT m.idx, m.entrants, g.id AS game_id, g.rotation, r.entrant, r.total, r.faults
-           FROM results r JOIN games g ON r.game_id = g.id JOIN matches m ON r.match_id = m.id
-           WHERE r.league_id = ? ORDER BY m.idx, g.rotation, r.seat""",
-        [league_id],
-    )
-    import json
-
-    for row in rows:
-        match = outcomes.get(row["idx"])
-        if match is None:
-            match = outcomes[row["idx"]] = MatchOutcome(row["idx"], json.loads(row["entrants"]))
-        game = games.get(row["game_id"])
-        if game is None:
-            game = games[row["game_id"]] = GameOutcome(row["rotation"], {}, {})
-            match.games.append(game)
-        game.totals[row["entrant"]] = row["total"]
-        game.faults[row["entrant"]] = row["faults"]
-    deal_rows = db.query(
-        """SELECT d.game_id, d.deal, d.entrant, d.score FROM deal_scores d
-           JOIN games g ON d.game_id = g.id WHERE g.league_id = ? ORDER BY d.game_id, d.deal""",
-        [league_id],
-    )
-    for row in deal_rows:
-        game = games[row["game_id"]]
-        while len(game.deals) < row["deal"]:
-            game.deals.append({})
-        game.deals[row["deal"] - 1][row["entrant"]] = row["score"]
-    return outcomes
+__all__ = ["GameOutcome", "MatchOutcome", "Rater", "rate_prefix", "rating_updates", "ranking"]
 
 
 def ranking(

@@ -24,17 +24,13 @@ from arena.bots.spec import slug
 from arena.errors import ConfigError
 from arena.games import get_game
 from arena.league.config import LeagueConfig, load_league
-from arena.league.ratings import (
-    GameOutcome,
-    MatchOutcome,
-    Rater,
-    load_outcomes,
-    rate_prefix,
-)
+from arena.league.ratings import MatchOutcome, Rater, rate_prefix
 from arena.league.schedule import ScheduledMatch, build_schedule
 from arena.league.separation import StopRule, stop_check
 from arena.league.store import (
+    append_ratings,
     ensure_league,
+    load_outcomes,
     open_db,
     replace_ratings,
     store_match,
@@ -63,24 +59,6 @@ def default_db_path(config: LeagueConfig) -> Path:
     return config.base_dir / "arena.db"
 
 
-def outcome_of(match: dict[str, Any]) -> MatchOutcome:
-    """The rating input of a played match (the same as load_outcomes reads back)."""
-    outcome = MatchOutcome(match["idx"], list(match["entrants"]))
-    for game in match["games"]:
-        players = game["players"]
-        replay = game["replay"]
-        faults = dict.fromkeys(players, 0)
-        for fault in replay["faults"]:
-            faults[players[fault["seat"]]] += 1
-        deals = [dict(zip(players, d["scores"], strict=True)) for d in replay["deals"]]
-        outcome.games.append(
-            GameOutcome(
-                game["rotation"], dict(zip(players, replay["totals"], strict=True)), faults, deals
-            )
-        )
-    return outcome
-
-
 # -- the main side ----------------------------------------------------------------------
 
 
@@ -93,6 +71,15 @@ class RunSummary:
     played: int
     stopped_early: str = ""
     interrupted: bool = False
+
+    def describe(self) -> str:
+        """The line `arena run` prints before the table."""
+        return (
+            f"league {self.league!r}: {self.played} matches played now, "
+            f"{self.already_stored} were stored before, {self.scheduled} scheduled"
+            + (f"; stopped early: {self.stopped_early}" if self.stopped_early else "")
+            + f" (database {self.db_path})"
+        )
 
 
 Progress = Callable[[dict[str, Any]], None]
@@ -156,7 +143,7 @@ def run_league(
             while queue and len(in_flight) < workers and not summary.stopped_early:
                 match = queue.pop(0)
                 future = executor.submit(
-                    play_scheduled_match, str(config.path), match, str(log_dir), str(db_path)
+                    play_scheduled_match, config, match, str(log_dir), str(db_path)
                 )
                 in_flight[future] = match
             if not in_flight:
@@ -164,15 +151,14 @@ def run_league(
             done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
             for future in done:
                 in_flight.pop(future)
-                match_data = future.result()
-                store_match(db, league_id, match_data)
+                played = future.result()
+                store_match(db, league_id, played)
                 summary.played += 1
-                games_done += len(match_data["games"])
-                outcomes[match_data["idx"]] = outcome_of(match_data)
+                games_done += len(played.games)
+                outcomes[played.index] = played.outcome()
                 next_idx, rows = rate_prefix(outcomes, rater, next_idx)
                 if rows:
-                    with db.atomic():
-                        db["ratings"].insert_all({"league_id": league_id, **r} for r in rows)
+                    append_ratings(db, league_id, rows)
                 if until_separated and rows and _settled(outcomes, next_idx, rater, rule):
                     summary.stopped_early = (
                         "TrueSkill's order is the margins' order and every two neighbours' "

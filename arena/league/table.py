@@ -16,8 +16,9 @@ from typing import Any
 
 import sqlite_utils
 
+from arena.league import store
 from arena.league.config import Ratings
-from arena.league.ratings import MatchOutcome, Rater, load_outcomes, rate_prefix
+from arena.league.ratings import MatchOutcome, Rater, rate_prefix
 from arena.league.stats import Interval, margin_samples, mean_interval
 
 FORMATS = ("text", "markdown", "csv", "json")
@@ -26,11 +27,10 @@ SHORT = {"king-of-hearts": "KH", "diamonds": "D", "queens": "Q", "no-tricks": "N
 
 def league_rows(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any]]:
     """One dict per entrant, best first, with the JSON keys of `arena table --format json`."""
-    league = db["leagues"].get(league_id)
-    settings = json.loads(league["settings"])
+    game, settings = store.league_record(db, league_id)
     entrants = settings["entrants"]
-    outcomes = load_outcomes(db, league_id)
-    ratings = _stored_ratings(db, league_id, outcomes)
+    outcomes = store.load_outcomes(db, league_id)
+    ratings = _stored_ratings(db, league_id, outcomes, settings)
     if ratings is None:
         rater = Rater(
             Ratings(**settings["ratings"]), entrants, settings["rate_by"],
@@ -38,21 +38,13 @@ def league_rows(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any
         )  # fmt: skip
         rate_prefix(outcomes, rater)
         ratings = {e: (r.mu, r.sigma) for e, r in rater.ratings.items()}
-    stats = {
-        row["entrant"]: row
-        for row in db.query(
-            """SELECT entrant, COUNT(DISTINCT match_id) AS matches, COUNT(*) AS games,
-                      AVG(total) AS mean_score, SUM(faults) AS faults
-               FROM results WHERE league_id = ? GROUP BY entrant""",
-            [league_id],
-        )
-    }
+    stats = store.entrant_stats(db, league_id)
     margins = {
         name: mean_interval(samples, 0.95)
         for name, samples in margin_samples(sorted(outcomes.values(), key=lambda m: m.idx)).items()
     }
     per_contract = (
-        _per_strain(db, league_id) if league["game"] == "trianon" else _per_contract(db, league_id)
+        _per_strain(db, league_id) if game == "trianon" else _per_contract(db, league_id)
     )
     rows = []
     for name in entrants:
@@ -78,7 +70,10 @@ def league_rows(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any
 
 
 def _stored_ratings(
-    db: sqlite_utils.Database, league_id: int, outcomes: dict[int, MatchOutcome]
+    db: sqlite_utils.Database,
+    league_id: int,
+    outcomes: dict[int, MatchOutcome],
+    settings: dict[str, Any],
 ) -> dict[str, tuple[float, float]] | None:
     """The ratings the runner stored, when they cover exactly the rated prefix of the
     stored matches (so they equal a recomputation); None otherwise.
@@ -88,19 +83,10 @@ def _stored_ratings(
     prefix = 0
     while prefix in outcomes:
         prefix += 1
-    rows = list(
-        db.query(
-            """SELECT r.entrant, r.mu, r.sigma, r.match_idx FROM ratings r
-               JOIN (SELECT entrant, MAX(step) AS step FROM ratings WHERE league_id = ?
-                     GROUP BY entrant) last ON r.entrant = last.entrant AND r.step = last.step
-               WHERE r.league_id = ?""",
-            [league_id, league_id],
-        )
-    )
+    rows = store.latest_ratings(db, league_id)
     last = max((row["match_idx"] for row in rows), default=-1)
     if last + 1 != prefix:
         return None
-    settings = json.loads(db["leagues"].get(league_id)["settings"])
     fresh = Ratings(**settings["ratings"])
     out = {e: (fresh.mu, fresh.sigma) for e in settings["entrants"]}
     out.update({row["entrant"]: (row["mu"], row["sigma"]) for row in rows})
@@ -117,12 +103,7 @@ def _rounded_ci(interval: Interval | None) -> list[float | None]:
 def _per_contract(db: sqlite_utils.Database, league_id: int) -> dict[str, dict[str, Any]]:
     """Trix: each entrant's mean deal score in each contract."""
     out: dict[str, dict[str, Any]] = {}
-    for row in db.query(
-        """SELECT d.entrant, d.contract, AVG(d.score) AS mean
-           FROM deal_scores d JOIN games g ON d.game_id = g.id
-           WHERE g.league_id = ? GROUP BY d.entrant, d.contract ORDER BY d.contract""",
-        [league_id],
-    ):
+    for row in store.contract_means(db, league_id):
         out.setdefault(row["entrant"], {})[row["contract"]] = round(row["mean"], 2)
     return out
 
@@ -130,13 +111,7 @@ def _per_contract(db: sqlite_utils.Database, league_id: int) -> dict[str, dict[s
 def _per_strain(db: sqlite_utils.Database, league_id: int) -> dict[str, dict[str, Any]]:
     """Trianon: per strain, the contracts each entrant declared, made and failed."""
     out: dict[str, dict[str, Any]] = {}
-    for row in db.query(
-        """SELECT d.entrant, d.contract, COUNT(*) AS declared, SUM(d.made) AS made
-           FROM deal_scores d JOIN games g ON d.game_id = g.id
-           WHERE g.league_id = ? AND d.declarer = 1
-           GROUP BY d.entrant, d.contract ORDER BY d.contract""",
-        [league_id],
-    ):
+    for row in store.strain_counts(db, league_id):
         out.setdefault(row["entrant"], {})[row["contract"]] = {
             "declared": row["declared"],
             "made": row["made"],

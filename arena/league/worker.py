@@ -14,13 +14,13 @@ import signal
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
 from arena.bots.process import descendants, kill_all_now
 from arena.bots.remote.settings import RemoteSettings
 from arena.bots.spec import started_players
 from arena.games import get_game
-from arena.league.config import load_league
+from arena.league.config import LeagueConfig
+from arena.league.records import PlayedGame, PlayedMatch
 from arena.league.schedule import ScheduledMatch
 from arena.play.matches import play_match
 from arena.play.referee import RefereeSettings
@@ -80,10 +80,13 @@ def _alive(pids: set[int]) -> bool:
 
 
 def play_scheduled_match(
-    config_path: str, match: ScheduledMatch, log_dir: str, db_path: str = ""
-) -> dict[str, Any]:
-    """Play one scheduled match in this process and return it for storage."""
-    config = load_league(config_path)
+    config: LeagueConfig, match: ScheduledMatch, log_dir: str, db_path: str = ""
+) -> PlayedMatch:
+    """Play one scheduled match in this process and return it for storage.
+
+    `config` is the league as the main process parsed it when the run began: the
+    worker never reads the league file, so editing it during a run changes no match
+    already scheduled, and a worker elsewhere needs nothing but this call's arguments."""
     game = get_game(config.game)
     limits = config.limits
     settings = RemoteSettings(
@@ -112,23 +115,20 @@ def play_scheduled_match(
             RefereeSettings(max_faults=limits.max_faults),
             rotations=config.rotations,
         )
-    return {
-        "idx": match.index,
-        "seed": match.seed,
-        "entrants": list(match.entrants),
-        "seconds": time.monotonic() - started,
-        "games": [
-            {
-                "rotation": rotation,
-                "players": [match.entrants[b] for b in seating],
-                "replay": outcome.replay,
-                "decisions": outcome.decisions,
-            }
-            for rotation, (seating, outcome) in enumerate(
-                zip(result.seatings, result.games, strict=True)
-            )
-        ],
-    }
+    games = tuple(
+        PlayedGame(
+            rotation,
+            tuple(match.entrants[b] for b in seating),
+            outcome.replay,
+            outcome.decisions,
+        )
+        for rotation, (seating, outcome) in enumerate(
+            zip(result.seatings, result.games, strict=True)
+        )
+    )
+    return PlayedMatch(
+        match.index, match.seed, tuple(match.entrants), games, time.monotonic() - started
+    )
 
 
 def _private_paths(db_path: str, log_dir: str) -> tuple[Path, ...]:

@@ -8,7 +8,7 @@ once and card luck cancels out of the match's sums.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +51,25 @@ class MatchResult:
         return counts
 
 
+def match_games(
+    game: Game,
+    players: Sequence[Player],
+    names: Sequence[str],
+    seed: str,
+    options: Any,
+    settings: RefereeSettings | None = None,
+    rotations: str = "cyclic",
+) -> Iterator[tuple[int, tuple[int, ...], GameResult]]:
+    """The games of one seat-rotated match as each ends: (rotation, seating, result),
+    one game per seating, all on `seed`."""
+    for index, seating in enumerate(seatings(game.seats, rotations)):
+        seated = [players[b] for b in seating]
+        outcome = play_game(
+            game, seated, seed, options, settings, names=[names[b] for b in seating]
+        )
+        yield index, seating, outcome
+
+
 def play_match(
     game: Game,
     players: Sequence[Player],
@@ -63,11 +82,9 @@ def play_match(
 ) -> MatchResult:
     """Play one seat-rotated match: one game per seating, all on `seed`."""
     result = MatchResult(seed, list(names))
-    for index, seating in enumerate(seatings(game.seats, rotations)):
-        seated = [players[b] for b in seating]
-        outcome = play_game(
-            game, seated, seed, options, settings, names=[names[b] for b in seating]
-        )
+    for index, seating, outcome in match_games(
+        game, players, names, seed, options, settings, rotations
+    ):
         result.games.append(outcome)
         result.seatings.append(seating)
         if on_game is not None:

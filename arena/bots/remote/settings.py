@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from arena.errors import ConfigError
+
 
 class TransportKind(StrEnum):
     """How decisions travel: one Play stream per game, or one Decide call each."""
@@ -24,3 +26,9 @@ class RemoteSettings:
 
     def __post_init__(self) -> None:
         self.transport = TransportKind(self.transport)
+        if self.move_timeout <= 0 or self.startup_timeout <= 0 or self.time_bank < 0:
+            raise ConfigError(
+                "timeouts must be positive (and the time bank zero or more): "
+                f"move_timeout {self.move_timeout}, startup_timeout {self.startup_timeout}, "
+                f"time_bank {self.time_bank}"
+            )

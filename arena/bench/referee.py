@@ -1,9 +1,11 @@
-"""Benchmarks that print figures (`arena bench ...`); nothing here is a test.
+"""`arena bench referee`: full games between four external random bots, against the
+bare gRPC round trip of the same transport, measured in the same run.
 
-The engine benchmark plays whole games between four `builtin:random` bots through the
-real referee (so the replay of every game is built too) on one core, and also the same
-games with the engine alone and an observation built for every decision, so that a
-slowdown can be traced to its layer.
+It prints the referee's time per decision, a bare echo's round trip to one server and
+taking turns over four (as a game's decisions go round its bots), and the floor: the
+games' own requests sent again to the same bots with no referee work between them,
+which is what a referee that did nothing but send and wait would take per decision.
+Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -11,9 +13,8 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
-from arena.bots.builtin import make_builtin
-from arena.cards import seeded_rng
 from arena.errors import ArenaError
 from arena.games import get_game
 from arena.play.referee import play_game
@@ -21,51 +22,6 @@ from arena.play.referee import play_game
 # The external bot of the referee and league benchmarks: the package's random bot, run
 # as a module (an installed arena has no sample_bots/ folder to start a script from).
 RANDOM_BOT = "python -m arena.strategies.uniform"
-
-
-@dataclass
-class EngineFigures:
-    games: int
-    decisions: int
-    seconds: float
-    engine_seconds: float
-
-    @property
-    def games_per_second(self) -> float:
-        return self.games / self.seconds
-
-    @property
-    def decisions_per_second(self) -> float:
-        return self.decisions / self.seconds
-
-    @property
-    def engine_games_per_second(self) -> float:
-        return self.games / self.engine_seconds
-
-
-def bench_engine(game_name: str = "trix", games: int = 300, seed: str = "bench") -> EngineFigures:
-    """Play `games` full games twice: through the referee, then engine + observe only."""
-    game = get_game(game_name)
-    options = game.parse_options({})
-    players = [make_builtin("random") for _ in range(game.seats)]
-    seeds = [f"{seed}-{i}" for i in range(games)]
-    decisions = 0
-    start = time.perf_counter()
-    for s in seeds:
-        result = play_game(game, players, s, options)
-        decisions += result.decisions
-    seconds = time.perf_counter() - start
-
-    apply, observe = game.apply, game.observe
-    start = time.perf_counter()
-    for s in seeds:
-        state = game.new_game(f"{s}/engine", options)
-        rand = seeded_rng("bench", s).random
-        while state.to_move >= 0:
-            legal = observe(state, state.to_move).legal
-            apply(state, legal[int(rand() * len(legal))])
-    engine_seconds = time.perf_counter() - start
-    return EngineFigures(games, decisions, seconds, engine_seconds)
 
 
 @dataclass
@@ -116,6 +72,23 @@ class RefereeFigures:
     def own_us(self) -> float:
         """The referee's own work per asked decision: everything but the wait."""
         return self.referee_us - self.wait_us
+
+    def lines(self, mode: str) -> list[str]:
+        """The figures as `arena bench referee` prints them."""
+        return [
+            f"{mode}: {self.games} games, {self.decisions} decisions asked, "
+            f"{self.decisions_per_second:,.0f} decisions/s, {self.seconds_per_game:.3f} s per game",
+            f"  referee time per decision {self.referee_us:.0f} us; bare gRPC round trip "
+            f"({mode}, {self.message_bytes} bytes) {self.bare_us:.0f} us; ratio {self.ratio:.2f}",
+            f"  of which waiting for the answer {self.wait_us:.0f} us (the round trip and the "
+            f"Python bot's own work), the referee's own work {self.own_us:.0f} us "
+            f"(engine, forced moves, encoding, checking)",
+            f"  the bare round trip taking turns over four echo servers, as the decisions "
+            f"go round the four bots: {self.bare_four_us:.0f} us; ratio {self.ratio_four:.2f}",
+            f"  the floor: the games' requests sent again to the same four bots, with no "
+            f"referee work between them: {self.floor_us:.0f} us; ratio {self.ratio_floor:.2f} to "
+            f"the one-server echo",
+        ]
 
 
 def serve_echo() -> None:
@@ -228,9 +201,14 @@ def bench_referee(games: int = 6, transport: str = "stream") -> RefereeFigures:
     between them (the floor: what a referee that did nothing but send and wait would
     take per decision with these bots); then the bare round trip of a message of the
     mean request size, over the same transport."""
-    import sys
     import tempfile
-    from pathlib import Path
+
+    with tempfile.TemporaryDirectory(prefix="arena-bench-") as folder:
+        return _bench_referee(games, transport, Path(folder))
+
+
+def _bench_referee(games: int, transport: str, logs: Path) -> RefereeFigures:
+    import sys
 
     from arena.bots.process import BotProcess, wait_for_socket
     from arena.bots.remote import RemotePlayer, RemoteSettings
@@ -240,7 +218,6 @@ def bench_referee(games: int = 6, transport: str = "stream") -> RefereeFigures:
 
     game = get_game("trix")
     options = game.parse_options({})
-    logs = Path(tempfile.mkdtemp(prefix="arena-bench-"))
     settings = RemoteSettings(transport=transport)
     sent: list[tuple[int, bytes]] = []  # (seat, request as it went out), in order
     with started_players(
@@ -278,7 +255,7 @@ def bench_referee(games: int = 6, transport: str = "stream") -> RefereeFigures:
     size = int(sum(len(message) for _, message in sent) / len(sent))
     echoes = [
         BotProcess(
-            [sys.executable, "-c", "from arena.bench.runs import serve_echo; serve_echo()"],
+            [sys.executable, "-c", "from arena.bench.referee import serve_echo; serve_echo()"],
             logs / f"echo{i}.log",
         )
         for i in range(4)
@@ -297,28 +274,3 @@ def bench_referee(games: int = 6, transport: str = "stream") -> RefereeFigures:
     return RefereeFigures(
         games, decisions, seconds, referee_seconds, size, bare, wait_seconds, bare_four, floor
     )
-
-
-def bench_league(matches: int = 12, workers: int = 2) -> tuple[int, float]:
-    """A league of four external random bots (RANDOM_BOT) into a fresh database;
-    (games, seconds).
-
-    Everything is included: bot start-up for every match, storage and ratings."""
-    import tempfile
-    from pathlib import Path
-
-    from arena.league.runner import run_league
-
-    folder = Path(tempfile.mkdtemp(prefix="arena-bench-league-"))
-    entrants = "".join(
-        f'\n[[entrant]]\nname = "random-{i}"\nbot = "{RANDOM_BOT}"\n' for i in range(4)
-    )
-    league = folder / "bench.toml"
-    league.write_text(
-        '[league]\nname = "bench"\ngame = "trix"\nseed = 1\nschedule = "round-robin"\n'
-        f"rounds = {matches}\n" + entrants
-    )
-    start = time.perf_counter()
-    summary = run_league(league, folder / "bench.db", workers=workers)
-    seconds = time.perf_counter() - start
-    return summary.played * 4, seconds

@@ -1,0 +1,92 @@
+"""`arena bench ...`: benchmarks that print figures; nothing is asserted."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from arena.bots.remote.settings import TransportKind
+from arena.cli.base import TRIX, Game, bench_app, command
+
+
+class BenchTransport(StrEnum):
+    STREAM = "stream"
+    UNARY = "unary"
+    BOTH = "both"
+
+
+@command(bench_app, "engine")
+def bench_engine(
+    game: Game = TRIX,
+    games: Annotated[int, typer.Option(min=1, help="How many full games to play.")] = 300,
+) -> None:
+    """Full games between four builtin:random bots on one core: games and decisions per second."""
+    from arena.bench.engine import bench_engine as measure
+
+    typer.echo("\n".join(measure(game, games).lines(game)))
+
+
+@command(bench_app, "referee")
+def bench_referee(
+    games: Annotated[int, typer.Option(min=1, help="Full games to play per transport.")] = 6,
+    transport: Annotated[
+        BenchTransport, typer.Option(help="stream, unary, or both (one after the other).")
+    ] = BenchTransport.BOTH,
+) -> None:
+    """Full games between four external random bots, against a bare gRPC echo.
+
+    Prints decisions per second, the referee's mean time per decision, the round trip of a
+    bare gRPC call of the same size over the same transport, their ratio, the same round
+    trip taking turns over four echo servers (as a game's decisions go round its four
+    bots) and the ratio to that, the floor (the games' requests sent again to the same
+    bots with no referee work between them) and its ratio, and seconds per game."""
+    from arena.bench.referee import bench_referee as measure
+
+    modes = list(TransportKind) if transport == BenchTransport.BOTH else [transport]
+    for mode in modes:
+        typer.echo("\n".join(measure(games, str(mode)).lines(str(mode))))
+
+
+@command(bench_app, "league")
+def bench_league(
+    matches: Annotated[int, typer.Option(min=1, help="Seat-rotated matches (4 games each).")] = 12,
+    workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 2,
+) -> None:
+    """A league of four external random bots into a fresh database: games per minute,
+    everything included (bot start-up, storage, ratings)."""
+    from arena.bench.league import bench_league as measure
+    from arena.bench.league import render_league
+
+    games, seconds = measure(matches, workers)
+    typer.echo(render_league(games, seconds, workers))
+
+
+@command(bench_app, "rating")
+def bench_rating(
+    seeds: Annotated[int, typer.Option(min=1, help="Independent league seeds.")] = 100,
+    matches: Annotated[
+        int, typer.Option(min=1, help="Seat-rotated matches per league (4 games each): the cap.")
+    ] = 40,
+    workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 2,
+    cache: Annotated[
+        Path | None,
+        typer.Option(help="JSON-lines file of played leagues: read back, extended, resumable."),
+    ] = None,
+    extra: Annotated[
+        bool, typer.Option("--extra", help="Also show TrueSkill fed per match, deal and game.")
+    ] = False,
+) -> None:
+    """The ladder p = 0.6, 0.7, 0.8, 0.9 (Trix, one table) over many league seeds: games
+    each statistic needs before 90% and 95% of seeds order it right, and how the
+    --until-separated rule does. Slow: about a minute per seed on one core."""
+    from arena.bench.rating import rating_bench
+
+    typer.echo(
+        rating_bench(
+            seeds, matches, workers, cache, extra,
+            progress=lambda n: typer.echo(f"  {n}/{seeds} leagues played", err=True),
+        )  # fmt: skip
+    )

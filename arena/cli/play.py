@@ -1,0 +1,173 @@
+"""`arena play`: games or seat-rotated matches between bots, printed as they end."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from contextlib import closing
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from arena.bots.remote.settings import RemoteSettings, TransportKind
+from arena.bots.sandbox import Sandbox, sandbox_notice
+from arena.bots.sessions import GamePlayed, MatchPlayed, SessionRequest, play_session
+from arena.cli.base import (
+    TRIX,
+    Game,
+    LogDir,
+    MoveTimeout,
+    Sandboxing,
+    SandboxMode,
+    StartupTimeout,
+    TimeBank,
+    Transport,
+    command,
+)
+from arena.errors import ConfigError
+from arena.play.referee import RefereeSettings
+from arena.play.replays import replay_folder, write_replay
+from arena.play.series import SeriesTotals
+
+
+def parse_rules(pairs: Sequence[str]) -> dict[str, str]:
+    """`KEY=VALUE` strings into a dict; the game validates the values. One `--rules` may
+    hold several pairs separated by commas or spaces (`--rules doubling=false,kingdoms=1`)."""
+    rules: dict[str, str] = {}
+    for pair in (p for text in pairs for p in text.replace(",", " ").split()):
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--rules takes KEY=VALUE, e.g. doubling=false; got {pair!r}")
+        rules[key.strip()] = value.strip()
+    return rules
+
+
+def started_sandbox(mode: SandboxMode, specs: Sequence[str]) -> Sandbox:
+    """The sandbox for `arena play` and `check-bot`; its notice, if any, said once."""
+    if any(not s.startswith(("builtin:", "grpc:")) for s in specs):
+        notice = sandbox_notice(mode == SandboxMode.ON, "pass --sandbox off")
+        if notice:
+            typer.echo(notice, err=True)
+    return Sandbox(enabled=mode == SandboxMode.ON)
+
+
+@command(interrupted="error: interrupted; every bot process was ended")
+def play(
+    bots: Annotated[
+        list[str],
+        typer.Argument(
+            help="One bot spec per seat: builtin:NAME, grpc:HOST:PORT, grpc:unix:PATH, "
+            "or a command such as 'python sample_bots/random_bot.py'."
+        ),
+    ],
+    game: Game = TRIX,
+    seed: Annotated[
+        str, typer.Option(help="Seed of the run; game (or match) i plays SEED-i.")
+    ] = "1",
+    games: Annotated[
+        int, typer.Option(min=1, help="How many games, seats fixed (not with --matches).")
+    ] = 1,
+    matches: Annotated[
+        int,
+        typer.Option(
+            min=0, help="Play N seat-rotated matches instead: one game per rotation, same deals."
+        ),
+    ] = 0,
+    rules: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Rule options KEY=VALUE (docs/rules/trix.md T-9, docs/rules/trianon.md N-9), "
+            "repeatable."
+        ),
+    ] = None,
+    replays: Annotated[
+        Path | None, typer.Option(help="Folder to write one replay JSON per game into.")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object per game instead of text.")
+    ] = False,
+    move_timeout: MoveTimeout = 1.0,
+    startup_timeout: StartupTimeout = 10.0,
+    time_bank: TimeBank = 0.0,
+    max_faults: Annotated[
+        int, typer.Option(min=1, help="Faults in one game after which a bot only gets fallbacks.")
+    ] = 5,
+    transport: Transport = TransportKind.STREAM,
+    logs: LogDir = Path("arena-logs"),
+    sandbox_mode: Sandboxing = SandboxMode.ON,
+) -> None:
+    """Play games (or seat-rotated matches) between bots and print the results."""
+    request = SessionRequest(
+        specs=tuple(bots),
+        game=game,
+        rules=parse_rules(rules or []),
+        seed=seed,
+        games=games,
+        matches=matches,
+        remote=RemoteSettings(move_timeout, startup_timeout, time_bank, transport),
+        referee=RefereeSettings(max_faults=max_faults),
+        logs=logs,
+        sandbox=started_sandbox(sandbox_mode, bots),
+    )
+    if replays is not None:
+        replay_folder(replays)
+    series = SeriesTotals()
+    with closing(play_session(request)) as session:
+        for played in session:
+            if isinstance(played, MatchPlayed):
+                series.add(played.names, played.totals, played.games)
+                if not as_json:
+                    typer.echo(_match_line(played))
+                continue
+            path = write_replay(replays, played.number, played.result.replay) if replays else None
+            typer.echo(_game_json(played, path) if as_json else _game_text(played))
+    if matches and not as_json:
+        typer.echo(
+            f"mean score per game over {matches} matches ({series.games} games): "
+            + "  ".join(f"{n} {mean:+.1f}" for n, mean in series.means().items())
+        )
+
+
+def _game_json(played: GamePlayed, path: Path | None) -> str:
+    result = played.result
+    extra = {"match": played.match, "rotation": played.rotation} if played.match else {}
+    return json.dumps(
+        {
+            "game": played.number,
+            **extra,
+            "seed": played.seed,
+            "players": result.replay["players"],
+            "totals": result.totals,
+            "ranks": result.ranks,
+            "faults": len(result.faults),
+            "fault_details": [fault.as_dict() for fault in result.faults],
+            "replay": str(path) if path else None,
+        }
+    )
+
+
+def _game_text(played: GamePlayed) -> str:
+    result = played.result
+    players = result.replay["players"]
+    label = (
+        f"match {played.match} game {played.rotation + 1}"
+        if played.match
+        else f"game {played.number}"
+    )
+    line = "  ".join(
+        f"{n} {t:+d} (#{r})" for n, t, r in zip(players, result.totals, result.ranks, strict=True)
+    )
+    lines = [f"{label} seed {played.seed}: {line}"]
+    lines += [
+        f"  fault: {players[f.seat]} deal {f.deal} decision {f.decision} {f.kind}: {f.detail}"
+        for f in result.faults
+    ]
+    return "\n".join(lines)
+
+
+def _match_line(played: MatchPlayed) -> str:
+    return (
+        f"match {played.number} seed {played.seed} (sum over {played.games} rotations): "
+        + "  ".join(f"{n} {t:+d}" for n, t in zip(played.names, played.totals, strict=True))
+    )

@@ -1,0 +1,106 @@
+"""What the read-only commands print, each from a database path in one call.
+
+`arena table`, `compare`, `games`, `faults` and `replay` open a database that must
+exist, find the league (by name, or the latest), render, and close: the CLI only
+parses and prints. Every problem the user can fix is a ConfigError saying what to do.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TypeVar
+
+import sqlite_utils
+
+from arena.errors import ConfigError
+from arena.league import store
+from arena.league.compare import compare, render_comparison
+from arena.league.faults import fault_rows, render_faults
+from arena.league.formats import TableFormat, TextOrJson
+from arena.league.table import league_rows, render
+from arena.play.replay_text import replay_text
+from arena.play.replays import check_replay, read_replay
+
+T = TypeVar("T")
+
+
+@contextmanager
+def _league(db_path: Path, league: str | None) -> Iterator[tuple[sqlite_utils.Database, int]]:
+    db = store.open_existing(db_path)
+    try:
+        league_id, _ = store.league_id_by_name(db, league)
+        yield db, league_id
+    finally:
+        db.close()
+
+
+def _with_league(db_path: Path, league: str | None, build: Callable[..., T]) -> T:
+    with _league(db_path, league) as (db, league_id):
+        return build(db, league_id)
+
+
+def table_report(db_path: Path, league: str | None, fmt: TableFormat) -> str:
+    """The league table (`arena table`)."""
+    return _with_league(db_path, league, lambda db, lid: render(league_rows(db, lid), fmt))
+
+
+def comparison_report(
+    db_path: Path, league: str | None, a: str, b: str, fmt: TextOrJson
+) -> str:
+    """A's duplicate margin over B (`arena compare`)."""
+    result = _with_league(db_path, league, lambda db, lid: compare(db, lid, a, b))
+    return json.dumps(result) if fmt == TextOrJson.JSON else render_comparison(result)
+
+
+def faults_report(db_path: Path, league: str | None, bot: str | None, fmt: TextOrJson) -> str:
+    """Every fault of a league, or of one entrant (`arena faults`)."""
+    rows = _with_league(db_path, league, lambda db, lid: fault_rows(db, lid, bot))
+    return render_faults(rows, fmt)
+
+
+def games_report(db_path: Path, league: str | None, fmt: TextOrJson) -> str:
+    """Stored games of one league, or of all (`arena games`)."""
+    db = store.open_existing(db_path)
+    try:
+        league_id = store.league_id_by_name(db, league)[0] if league else None
+        rows = store.game_records(db, league_id)
+    finally:
+        db.close()
+    if fmt == TextOrJson.JSON:
+        return json.dumps(rows)
+    return "\n".join(
+        f"{row['id']:>6}  {row['league']}  match {row['match']} rot {row['rotation']}  "
+        + "  ".join(f"{n} {t:+d}" for n, t in zip(row["players"], row["totals"], strict=True))
+        for row in rows
+    )
+
+
+def replay_report(target: str, db_path: Path, fmt: TextOrJson) -> str:
+    """A replay, from a stored game's id or a file, as text or its JSON (`arena replay`)."""
+    if target.isdigit() and not Path(target).exists():
+        db = store.open_existing(db_path)
+        try:
+            data = store.game_replay(db, int(target))
+        finally:
+            db.close()
+        if data is None:
+            raise ConfigError(
+                f"no game {target} in {db_path}; `arena games --db {db_path}` lists them"
+            )
+    else:
+        data = read_replay(Path(target))
+    try:
+        check_replay(data)
+        return json.dumps(data, indent=1) if fmt == TextOrJson.JSON else replay_text(data)
+    except ConfigError as err:
+        raise ConfigError(
+            f"{target}: {err}; give a replay file that `arena play --replays` wrote"
+        ) from None
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as err:
+        raise ConfigError(
+            f"{target}: not a readable arena-replay/1 replay ({type(err).__name__}: {err}); "
+            "give a replay file that `arena play --replays` wrote"
+        ) from None

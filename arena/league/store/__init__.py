@@ -1,0 +1,54 @@
+"""League storage: one SQLite file, written with sqlite-utils, and the only code of the
+arena that holds SQL.
+
+`schema` makes and opens a database (numbered migrations), `writes` stores leagues,
+matches and ratings (each in one transaction), `reads` answers every question the
+tables, ratings and reports ask.
+"""
+
+from arena.league.store.reads import (
+    contract_means,
+    entrant_names,
+    entrant_stats,
+    fault_records,
+    game_records,
+    game_replay,
+    latest_ratings,
+    league_id_by_name,
+    league_record,
+    load_outcomes,
+    stored_match_indexes,
+    strain_counts,
+)
+from arena.league.store.schema import (
+    MIGRATIONS,
+    migrate,
+    missing_db_message,
+    open_db,
+    open_existing,
+)
+from arena.league.store.writes import append_ratings, ensure_league, replace_ratings, store_match
+
+__all__ = [
+    "MIGRATIONS",
+    "append_ratings",
+    "contract_means",
+    "ensure_league",
+    "entrant_names",
+    "entrant_stats",
+    "fault_records",
+    "game_records",
+    "game_replay",
+    "latest_ratings",
+    "league_id_by_name",
+    "league_record",
+    "load_outcomes",
+    "migrate",
+    "missing_db_message",
+    "open_db",
+    "open_existing",
+    "replace_ratings",
+    "store_match",
+    "stored_match_indexes",
+    "strain_counts",
+]

@@ -1,0 +1,190 @@
+"""Everything the arena reads from a league database: every query in one place.
+
+The tables, the rating inputs, fault reports and game lists are built from these
+functions; nothing outside `arena.league.store` holds SQL.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import sqlite_utils
+
+from arena.errors import ConfigError
+from arena.league.records import GameOutcome, MatchOutcome
+
+
+def stored_match_indexes(db: sqlite_utils.Database, league_id: int) -> set[int]:
+    return {
+        row["idx"] for row in db.query("SELECT idx FROM matches WHERE league_id = ?", [league_id])
+    }
+
+
+def league_id_by_name(db: sqlite_utils.Database, name: str | None) -> tuple[int, str]:
+    """The league called `name`, or the only (or latest) league when no name is given."""
+    if "leagues" not in db.table_names():
+        raise ConfigError("this database holds no league yet: run `arena run LEAGUE.toml` first")
+    if name:
+        rows = list(db["leagues"].rows_where("name = ?", [name]))
+        if not rows:
+            known = ", ".join(r["name"] for r in db["leagues"].rows) or "none"
+            raise ConfigError(f"no league named {name!r} in this database; leagues: {known}")
+        return rows[0]["id"], rows[0]["name"]
+    rows = list(db["leagues"].rows_where(order_by="id desc", limit=1))
+    if not rows:
+        raise ConfigError("this database holds no league yet: run `arena run LEAGUE.toml` first")
+    return rows[0]["id"], rows[0]["name"]
+
+
+def league_record(db: sqlite_utils.Database, league_id: int) -> tuple[str, dict[str, Any]]:
+    """The league's game and the settings it was scheduled and rated with."""
+    row = db["leagues"].get(league_id)
+    return row["game"], json.loads(row["settings"])
+
+
+def entrant_names(db: sqlite_utils.Database, league_id: int) -> list[str]:
+    """The league's entrants in league-file order."""
+    return [
+        row["name"]
+        for row in db.query(
+            "SELECT name FROM entrants WHERE league_id = ? ORDER BY position", [league_id]
+        )
+    ]
+
+
+def load_outcomes(db: sqlite_utils.Database, league_id: int) -> dict[int, MatchOutcome]:
+    """Every stored match's results, by schedule index: what the ratings are fed."""
+    outcomes: dict[int, MatchOutcome] = {}
+    games: dict[int, GameOutcome] = {}
+    rows = db.query(
+        """SELECT m.idx, m.entrants, g.id AS game_id, g.rotation, r.entrant, r.total, r.faults
+           FROM results r JOIN games g ON r.game_id = g.id JOIN matches m ON r.match_id = m.id
+           WHERE r.league_id = ? ORDER BY m.idx, g.rotation, r.seat""",
+        [league_id],
+    )
+    for row in rows:
+        match = outcomes.get(row["idx"])
+        if match is None:
+            match = outcomes[row["idx"]] = MatchOutcome(row["idx"], json.loads(row["entrants"]))
+        game = games.get(row["game_id"])
+        if game is None:
+            game = games[row["game_id"]] = GameOutcome(row["rotation"], {}, {})
+            match.games.append(game)
+        game.totals[row["entrant"]] = row["total"]
+        game.faults[row["entrant"]] = row["faults"]
+    deal_rows = db.query(
+        """SELECT d.game_id, d.deal, d.entrant, d.score FROM deal_scores d
+           JOIN games g ON d.game_id = g.id WHERE g.league_id = ? ORDER BY d.game_id, d.deal""",
+        [league_id],
+    )
+    for row in deal_rows:
+        game = games[row["game_id"]]
+        while len(game.deals) < row["deal"]:
+            game.deals.append({})
+        game.deals[row["deal"] - 1][row["entrant"]] = row["score"]
+    return outcomes
+
+
+def entrant_stats(db: sqlite_utils.Database, league_id: int) -> dict[str, dict[str, Any]]:
+    """Per entrant: matches and games played, mean score per game, faults."""
+    return {
+        row["entrant"]: row
+        for row in db.query(
+            """SELECT entrant, COUNT(DISTINCT match_id) AS matches, COUNT(*) AS games,
+                      AVG(total) AS mean_score, SUM(faults) AS faults
+               FROM results WHERE league_id = ? GROUP BY entrant""",
+            [league_id],
+        )
+    }
+
+
+def latest_ratings(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any]]:
+    """Each entrant's last rating-history row: entrant, mu, sigma, match_idx."""
+    return list(
+        db.query(
+            """SELECT r.entrant, r.mu, r.sigma, r.match_idx FROM ratings r
+               JOIN (SELECT entrant, MAX(step) AS step FROM ratings WHERE league_id = ?
+                     GROUP BY entrant) last ON r.entrant = last.entrant AND r.step = last.step
+               WHERE r.league_id = ?""",
+            [league_id, league_id],
+        )
+    )
+
+
+def contract_means(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any]]:
+    """Per entrant and contract (Trix): the mean deal score."""
+    return list(
+        db.query(
+            """SELECT d.entrant, d.contract, AVG(d.score) AS mean
+               FROM deal_scores d JOIN games g ON d.game_id = g.id
+               WHERE g.league_id = ? GROUP BY d.entrant, d.contract ORDER BY d.contract""",
+            [league_id],
+        )
+    )
+
+
+def strain_counts(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any]]:
+    """Per entrant and strain (Trianon): the contracts declared and made."""
+    return list(
+        db.query(
+            """SELECT d.entrant, d.contract, COUNT(*) AS declared, SUM(d.made) AS made
+               FROM deal_scores d JOIN games g ON d.game_id = g.id
+               WHERE g.league_id = ? AND d.declarer = 1
+               GROUP BY d.entrant, d.contract ORDER BY d.contract""",
+            [league_id],
+        )
+    )
+
+
+def fault_records(
+    db: sqlite_utils.Database, league_id: int, entrant: str | None = None
+) -> list[dict[str, Any]]:
+    """The league's faults in playing order (match, rotation, fault), optionally of one
+    entrant, each with its match index, rotation and the league's game."""
+    where, params = "f.league_id = ?", [league_id]
+    if entrant is not None:
+        where += " AND f.entrant = ?"
+        params.append(entrant)
+    return list(
+        db.query(
+            f"""SELECT f.*, m.idx AS match_idx, g.rotation, l.game AS game_name
+                FROM faults f JOIN games g ON f.game_id = g.id
+                JOIN matches m ON f.match_id = m.id JOIN leagues l ON f.league_id = l.id
+                WHERE {where} ORDER BY m.idx, g.rotation, f.id""",
+            params,
+        )
+    )
+
+
+def game_records(db: sqlite_utils.Database, league_id: int | None = None) -> list[dict[str, Any]]:
+    """Stored games (of one league, or of all), by id: league, match, rotation, seed,
+    players, totals and ranks."""
+    where, params = ("WHERE g.league_id = ?", [league_id]) if league_id is not None else ("", [])
+    return [
+        {
+            "id": r["id"],
+            "league": r["league"],
+            "match": r["idx"],
+            "rotation": r["rotation"],
+            "seed": r["seed"],
+            "players": json.loads(r["players"]),
+            "totals": json.loads(r["totals"]),
+            "ranks": json.loads(r["ranks"]),
+        }
+        for r in db.query(
+            "SELECT g.id, g.rotation, g.seed, g.players, g.totals, g.ranks, m.idx, "
+            "l.name AS league FROM games g "
+            "JOIN matches m ON g.match_id = m.id JOIN leagues l ON g.league_id = l.id "
+            f"{where} ORDER BY g.id",
+            params,
+        )
+    ]
+
+
+def game_replay(db: sqlite_utils.Database, game_id: int) -> dict[str, Any] | None:
+    """A stored game's replay, or None when there is no such game."""
+    if "games" not in db.table_names():
+        return None
+    rows = list(db.query("SELECT replay FROM games WHERE id = ?", [game_id]))
+    return json.loads(rows[0]["replay"]) if rows else None

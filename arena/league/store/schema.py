@@ -1,0 +1,233 @@
+"""The league database's schema: numbered migrations, and opening a database.
+
+One SQLite file, in WAL mode. The schema is made by numbered migrations recorded in
+`schema_migrations` (docs/leagues.md, "Storage", documents every table), each applied
+in its own transaction; a database that is not a league database is refused before it
+is touched.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import sqlite_utils
+
+from arena.errors import ConfigError
+
+
+def _migration_1(db: sqlite_utils.Database) -> None:
+    """The first schema: leagues, entrants, matches, games, results, deals, faults, ratings."""
+    db["leagues"].create(
+        {"id": int, "name": str, "game": str, "settings": str, "file": str, "created_at": float},
+        pk="id",
+        not_null={"name", "game", "settings"},
+    )
+    db["leagues"].create_index(["name"], unique=True)
+    db["entrants"].create(
+        {"id": int, "league_id": int, "name": str, "bot": str, "position": int},
+        pk="id",
+        foreign_keys=[("league_id", "leagues")],
+    )
+    db["entrants"].create_index(["league_id", "name"], unique=True)
+    db["matches"].create(
+        {
+            "id": int,
+            "league_id": int,
+            "idx": int,
+            "seed": str,
+            "entrants": str,
+            "games": int,
+            "seconds": float,
+            "finished_at": float,
+        },  # fmt: skip
+        pk="id",
+        foreign_keys=[("league_id", "leagues")],
+    )
+    db["matches"].create_index(["league_id", "idx"], unique=True)
+    db["games"].create(
+        {
+            "id": int,
+            "league_id": int,
+            "match_id": int,
+            "rotation": int,
+            "seed": str,
+            "players": str,
+            "totals": str,
+            "ranks": str,
+            "decisions": int,
+            "replay": str,
+        },  # fmt: skip
+        pk="id",
+        foreign_keys=[("league_id", "leagues"), ("match_id", "matches")],
+    )
+    db["games"].create_index(["match_id"])
+    db["results"].create(
+        {
+            "game_id": int,
+            "match_id": int,
+            "league_id": int,
+            "seat": int,
+            "entrant": str,
+            "total": int,
+            "rank": int,
+            "faults": int,
+        },  # fmt: skip
+        pk=("game_id", "seat"),
+        foreign_keys=[("game_id", "games")],
+    )
+    db["results"].create_index(["league_id", "entrant"])
+    db["results"].create_index(["match_id", "seat"])
+    db["deal_scores"].create(
+        {
+            "game_id": int,
+            "deal": int,
+            "seat": int,
+            "entrant": str,
+            "contract": str,
+            "score": int,
+        },  # fmt: skip
+        pk=("game_id", "deal", "seat"),
+        foreign_keys=[("game_id", "games")],
+    )
+    db["faults"].create(
+        {
+            "id": int,
+            "game_id": int,
+            "match_id": int,
+            "league_id": int,
+            "entrant": str,
+            "seat": int,
+            "deal": int,
+            "kind": str,
+            "detail": str,
+        },  # fmt: skip
+        pk="id",
+        foreign_keys=[("game_id", "games")],
+    )
+    db["faults"].create_index(["league_id", "entrant"])
+    db["ratings"].create(
+        {
+            "league_id": int,
+            "step": int,
+            "match_idx": int,
+            "rotation": int,
+            "entrant": str,
+            "mu": float,
+            "sigma": float,
+        },  # fmt: skip
+        pk=("league_id", "step", "entrant"),
+        foreign_keys=[("league_id", "leagues")],
+    )
+
+
+def _migration_2(db: sqlite_utils.Database) -> None:
+    """Declarers: which seat declared a deal's contract and whether it was made (Trianon
+    tables show contracts declared, made and failed per strain)."""
+    db["deal_scores"].add_column("declarer", int)  # 1 for the declaring seat, else 0
+    db["deal_scores"].add_column("made", int)  # on the declarer's row: 1 made, 0 failed
+
+
+def _migration_3(db: sqlite_utils.Database) -> None:
+    """Fault reports a bot author can act on (`arena faults`): the decision (the seat's
+    n-th in its game), the replay event, what was expected, what came back, the log.
+
+    Faults stored before this migration keep NULL in the new columns: their replays do
+    not hold these facts, and guessing them would mislead."""
+    for column, kind in (
+        ("decision", int),
+        ("event", int),
+        ("expected", str),
+        ("got", str),
+        ("log", str),
+    ):
+        db["faults"].add_column(column, kind)
+
+
+MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
+    (1, "leagues, entrants, matches, games, results, deal scores, faults, ratings", _migration_1),
+    (2, "deal_scores.declarer and deal_scores.made", _migration_2),
+    (3, "faults.decision, event, expected, got and log", _migration_3),
+]
+
+
+def open_db(path: str | Path) -> sqlite_utils.Database:
+    """Open (creating if needed) a league database, in WAL mode, migrated to the latest."""
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite_utils.Database(path)
+    except (OSError, sqlite3.Error) as err:
+        raise ConfigError(
+            f"cannot open the league database {path}: {err}; give --db the path of a file"
+        ) from None
+    try:
+        db.conn.execute("PRAGMA busy_timeout=10000")
+        tables = db.table_names()
+        if tables and "schema_migrations" not in tables:
+            db.close()  # someone else's database: adding the league tables would change it
+            raise ConfigError(
+                f"{path} is a SQLite database but not a league database (it has tables "
+                f"{', '.join(sorted(tables)[:5])} and no schema_migrations): give --db the "
+                "arena.db that `arena run` wrote, or a path where none exists yet"
+            )
+        db.conn.execute("PRAGMA journal_mode=WAL")
+        db.conn.execute("PRAGMA synchronous=NORMAL")  # WAL: durable at checkpoints, never torn
+        migrate(db)
+    except sqlite3.DatabaseError as err:
+        db.close()
+        raise ConfigError(
+            f"{path} is not a league database ({err}): give --db the arena.db that "
+            "`arena run` wrote, or a path where none exists yet"
+        ) from None
+    return db
+
+
+def migrate(db: sqlite_utils.Database) -> list[int]:
+    """Apply the migrations not yet recorded; each in its own transaction."""
+    if "schema_migrations" not in db.table_names():
+        db["schema_migrations"].create(
+            {"version": int, "name": str, "applied_at": float}, pk="version"
+        )
+    done = {row["version"] for row in db["schema_migrations"].rows}
+    applied = []
+    for version, name, apply in MIGRATIONS:
+        if version in done:
+            continue
+        with db.atomic():
+            apply(db)
+            db["schema_migrations"].insert(
+                {"version": version, "name": name, "applied_at": time.time()}
+            )
+        applied.append(version)
+    return applied
+
+
+def open_existing(path: str | Path) -> sqlite_utils.Database:
+    """A league database that must exist already (the commands that only read one);
+    ConfigError says where `arena run` keeps its database when there is none here."""
+    path = Path(path)
+    if not path.exists():
+        raise ConfigError(missing_db_message(path))
+    return open_db(path)
+
+
+def missing_db_message(db: Path) -> str:
+    """What to say when there is no database at `db`: where `arena run` put it."""
+    message = (
+        f"no database at {db}: `arena run LEAGUE.toml` keeps its database beside the league "
+        "file (leagues/arena.db for leagues/demo.toml); give --db PATH, or run a league first"
+    )
+    nearby = _databases_nearby()
+    if len(nearby) == 1 and nearby[0].resolve() != db.resolve():
+        message += f"; did you mean --db {nearby[0]}?"
+    return message
+
+
+def _databases_nearby() -> list[Path]:
+    """The league databases `arena run` may have left in the current folder's subfolders
+    (it keeps one beside each league file: leagues/arena.db for leagues/demo.toml)."""
+    found = {*Path().glob("*/arena.db"), *Path().glob("leagues/*/arena.db")}
+    return sorted(p for p in found if p.is_file())
