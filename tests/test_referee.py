@@ -7,7 +7,7 @@ import json
 import pytest
 
 from arena.bots.builtin import FirstBot, RandomBot, make_builtin
-from arena.errors import ConfigError
+from arena.errors import ArenaError, ConfigError
 from arena.games import get_game, trix
 from arena.referee import BotFault, RefereeSettings, play_game
 
@@ -123,7 +123,7 @@ def test_decision_view_is_closed_after_the_answer() -> None:
             return decision.legal[0]
 
     play_game(GAME, [Keeper(), FirstBot(), FirstBot(), FirstBot()], "keep", SHORT)
-    with pytest.raises(Exception, match="only available while it is open"):
+    with pytest.raises(ArenaError, match="only available while it is open"):
         _ = kept[-1].view
 
 

@@ -153,7 +153,7 @@ def test_a_bot_that_never_listens_fails_within_the_startup_timeout(tmp_path) -> 
 
 
 def test_a_command_that_does_not_exist_is_a_clear_error(tmp_path) -> None:
-    with pytest.raises(Exception, match="cannot start bot command"):
+    with pytest.raises(ConfigError, match="cannot start bot command"):
         with started_players(["no-such-program --x"], "trix", {}, FAST, tmp_path):
             pass
 

@@ -13,7 +13,7 @@ import pytest
 
 from arena.bots.builtin import make_builtin
 from arena.cards import CARD_CODES, card_code, codes_of, parse_card, parse_cards, shuffled_deck
-from arena.errors import ConfigError, IllegalAction
+from arena.errors import ArenaError, ConfigError, IllegalAction
 from arena.games import trianon
 from arena.games.trianon import (
     ACTIONS,
@@ -168,7 +168,7 @@ W2_DEAL = hands(
 def test_n1_1_exactly_three_seats() -> None:
     assert GAME.seats == 3 and GAME.name == "trianon"
     assert len(new_game("s").hands) == 3
-    with pytest.raises(Exception, match="needs 3 players"):
+    with pytest.raises(ArenaError, match="needs 3 players"):
         play_game(GAME, [make_builtin("first")] * 4, "s", TrianonOptions())
     with pytest.raises(ConfigError):
         new_deal(LADDER + (0,), dealer=0)

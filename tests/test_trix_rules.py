@@ -19,7 +19,7 @@ from arena.cards import (
     parse_cards,
     shuffled_deck,
 )
-from arena.errors import CardError, ConfigError, IllegalAction
+from arena.errors import ArenaError, CardError, ConfigError, IllegalAction
 from arena.games import get_game, trix
 from arena.games.trix import (
     CONTRACTS,
@@ -95,7 +95,7 @@ def test_t1_1_exactly_four_seats() -> None:
     assert len(state.hands) == 4
     from arena.bots.builtin import make_builtin
 
-    with pytest.raises(Exception, match="needs 4 players"):
+    with pytest.raises(ArenaError, match="needs 4 players"):
         play_game(game, [make_builtin("first")] * 3, "s", TrixOptions())
 
 
