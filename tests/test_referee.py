@@ -10,6 +10,7 @@ from arena.bots.builtin import FirstBot, RandomBot, make_builtin
 from arena.errors import ArenaError, ConfigError
 from arena.games import get_game, trix
 from arena.referee import BotFault, RefereeSettings, play_game
+from tests.walks import asked_by_seat
 
 GAME = get_game("trix")
 SHORT = trix.parse_options({"kingdoms": 1})
@@ -65,9 +66,12 @@ def test_illegal_answers_become_fallback_moves_and_faults() -> None:
     assert "not legal" in faults[0]["detail"]
     autos = [e for d in result.replay["deals"] for e in d["events"] if "auto" in e]
     assert [e["auto"] for e in autos[:3]] == ["illegal"] * 3
-    assert all(e["auto"] == "max-faults" for e in autos[3:]) and len(autos) > 3
+    assert all(e["auto"] == "max-faults" for e in autos[3:])
     # The fallback is the first legal action: the same game as builtin:first in seat 0.
     clean = play_game(GAME, [FirstBot() for _ in range(4)], "illegal", SHORT).replay
+    # Every decision seat 0 would have been asked is a fallback, none other is (51 here).
+    assert len(autos) == asked_by_seat(GAME, clean, SHORT)[0] > 3
+    assert {e["seat"] for e in autos} == {0}
     assert result.replay["totals"] == clean["totals"]
     strip = [[{k: v for k, v in e.items() if k != "auto"} for e in d["events"]]
              for d in result.replay["deals"]]  # fmt: skip

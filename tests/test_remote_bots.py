@@ -21,6 +21,7 @@ from arena.games import get_game, trix
 from arena.referee import FAULT_KINDS, RefereeSettings, bot_seed, play_game
 from arena.v1 import bot_pb2 as pb
 from tests.independent.trix_checker import check_replay
+from tests.walks import asked_by_seat
 
 GAME = get_game("trix")
 SHORT = trix.parse_options({"kingdoms": 1})
@@ -226,7 +227,8 @@ def test_every_request_holds_only_what_the_seat_may_know(tmp_path) -> None:
     record = tmp_path / "requests.bin"
     result, _, _ = play_with(scripted("--record", str(record)), tmp_path)
     requests = _requests(record)
-    assert len(requests) > 40  # a short game (SHORT) still asks seat 0 dozens of times
+    # One request for each decision seat 0 is asked (a short game still asks dozens).
+    assert len(requests) == asked_by_seat(GAME, result.replay, SHORT)[0] > 40
     # The game seed deals every hand (T-2.2): a bot is given only the bot seed, a hash.
     game_seed = result.replay["seed"]
     assert {r.game.seed for r in requests} == {bot_seed(game_seed)}
@@ -310,13 +312,16 @@ def test_notices_reach_a_bot_that_asks_for_them(tmp_path, transport) -> None:
 
 def test_bots_that_do_not_ask_get_no_notices(tmp_path) -> None:
     record = tmp_path / "requests.bin"
-    play_with(scripted("--record", str(record)), tmp_path)
-    # The scripted bot records every decision request; a notice would fail to parse
-    # as one or show up as an extra message. Its HelloReply leaves notices off.
-    from arena.bots.remote import RemotePlayer as Remote
-
-    assert Remote.wants_notices is False
-    assert all(r.observation.seat == 0 for r in _requests(record))
+    specs = [scripted("--record", str(record)), "builtin:first", "builtin:random", "builtin:first"]
+    with started_players(specs, "trix", GAME.options_dict(SHORT), FAST, tmp_path) as players:
+        # Its HelloReply leaves notices off, so the referee builds and sends it none
+        # (it calls end_deal and end_game only on players that want notices).
+        assert players[0].wants_notices is False
+        result = play_game(GAME, players, "remote-test", SHORT)
+    # The scripted bot records every decision request it gets: one per decision asked.
+    requests = _requests(record)
+    assert len(requests) == asked_by_seat(GAME, result.replay, SHORT)[0]
+    assert all(r.observation.seat == 0 for r in requests)
 
 
 def test_a_flooding_bot_has_its_log_capped(tmp_path) -> None:
