@@ -151,6 +151,7 @@ def test_each_seat_holds_each_bot_once_per_match(tmp_path) -> None:
     by_match: dict[int, list] = {}
     for idx, _rotation, players, _totals, replay in _games(tmp_path / "a.db"):
         by_match.setdefault(idx, []).append((json.loads(players), json.loads(replay)))
+    assert sorted(by_match) == list(range(5)) and {len(g) for g in by_match.values()} == {4}
     for games in by_match.values():
         seatings = [players for players, _ in games]
         for seat in range(4):
