@@ -105,12 +105,15 @@ def test_expected_and_got_say_what_went_wrong(league_db) -> None:
 
 
 def test_the_log_named_is_the_bots_own(league_db) -> None:
-    for fault in _faults(league_db, "--bot", "exits"):
+    exits = _faults(league_db, "--bot", "exits")
+    assert len(exits) == 4  # one in each rotated game: the loop below checks each
+    for fault in exits:
         log = Path(fault["log"])
         assert log.is_absolute() and log.exists()
         assert "exiting on purpose" in log.read_text()
         assert "exit" in log.name and f"match{fault['match']:05d}" in log.name
-    assert all(Path(f["log"]).exists() for f in _faults(league_db, "--bot", "illegal"))
+    illegal = _faults(league_db, "--bot", "illegal")
+    assert len(illegal) == 4 and all(Path(f["log"]).exists() for f in illegal)
     # A command that could not be started wrote no log: none is named.
     assert {f["log"] for f in _faults(league_db, "--bot", "broken")} == {None}
 

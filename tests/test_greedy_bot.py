@@ -276,8 +276,21 @@ def test_trianon_every_decision_kind_is_answered_legally(opponent: type[FirstBot
     )  # fmt: skip
     assert faults == 0
     if opponent is FirstBot:
-        played = {TRIANON.deal_contract(deal) for replay in replays for deal in replay["deals"]}
-        assert "trianon" in played and len(played) > 3  # Trianon rounds and contracts
+        answers, declared, rounds = set(), [], 0
+        for rotation, replay in enumerate(replays):
+            seat = -rotation % TRIANON.seats  # rotation r puts the bot in seat -r
+            assert replay["players"][seat] == "greedy"
+            for deal in replay["deals"]:
+                answers |= {e["type"] for e in deal["events"] if e["seat"] == seat}
+                if TRIANON.deal_contract(deal) == "trianon":
+                    rounds += 1
+                else:  # the others only pass: every contract is the bot's own
+                    assert TRIANON.deal_declarer(deal)[0] == seat, deal["events"][:4]
+                    declared.append(TRIANON.deal_contract(deal))
+        assert rounds > 0 and len(set(declared)) > 3  # Trianon rounds and contracts
+        # Every kind of answer: it bid and passed, played, and answered each "raise"
+        # decision of its 20 contracts (with keep, every time, on these deals).
+        assert answers == {"bid", "pass", "keep", "play"} and len(declared) == 20
 
 
 def trianon_turn(
@@ -363,6 +376,7 @@ def test_trianon_bids_hearts_with_a_long_strong_heart_suit() -> None:
     assert answer["type"] == "bid"
     tricks, strain = _bid(answer["bid"])
     assert strain == "H" and 6 <= tricks <= 9, answer  # six top hearts, two side winners
+    assert answer["bid"] == "8H"  # exactly: the level the fitted trick model gives today
 
 
 def test_trianon_bids_sans_souci_with_tens_and_nines() -> None:

@@ -72,8 +72,10 @@ def test_long_trumps_bid_their_suit_and_a_strong_hand_bids_high() -> None:
     answer = turn.answer(BOT.act(turn))
     assert answer.type == "bid" and answer.bid.endswith("H") and not answer.bid.endswith("SH")
     assert int(answer.bid[:-1]) >= 7
+    assert answer.bid == "8H"  # exactly: the level the fitted trick model gives today
     # Seven top hearts and four aces and kings outside: a high contract.
     strong = ["AH", "KH", "QH", "JH", "TH", "9H", "8H", "AS", "KS", "AD", "AC", "KC"]
     turn = _bid_turn(strong, BIDS)
     answer = turn.answer(BOT.act(turn))
     assert answer.type == "bid" and int(answer.bid.rstrip("CSDHNT")) >= 9
+    assert answer.bid == "11NT"  # exactly, as above

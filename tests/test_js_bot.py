@@ -27,6 +27,7 @@ from arena.wire.codec import WireCodec, game_info, game_info_bytes, wrap_decisio
 from arena.wire.messages import action_message
 from arena.wire.v1 import bot_pb2 as pb
 from arena.wire.v1 import bot_pb2_grpc as pb_grpc
+from tests.walks import asked_by_seat
 
 ROOT = Path(__file__).resolve().parent.parent
 BOT_DIR = ROOT / "sample_bots" / "js_bot"
@@ -301,6 +302,8 @@ def test_whole_trix_games_through_the_stream(channel) -> None:
             for player in players:
                 player.close()
         assert result.faults == []
+        # Each seat sent exactly the decisions the referee asks (those with a choice).
+        assert [p.decisions for p in players] == asked_by_seat(game, result.replay, options)
         assert sum(p.decisions for p in players) > 50
         replays.append(result.replay)
     assert replays[0] == replays[1]  # seeded by the game: the game replays

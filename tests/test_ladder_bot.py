@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.bots.builtin import FirstBot
 from arena.bots.check import check_bot
 from arena.bots.ladder import ladder_player
 from arena.bots.local import SdkPlayer
@@ -16,6 +17,7 @@ from arena.games import get_game
 from arena.play.referee import play_game
 from arena.strategies.greedy import GreedyBot
 from arena.strategies.ladder import LadderBot
+from tests.independent.trianon_checker import check_replay as check_trianon_replay
 
 ROOT = Path(__file__).resolve().parent.parent
 LADDER = ROOT / "sample_bots" / "ladder_bot.py"
@@ -24,7 +26,11 @@ RUNGS = (0.6, 0.7, 0.8, 0.9)
 
 def _replay(game_name: str, players, seed: str) -> dict:
     game = get_game(game_name)
-    return play_game(game, players[: game.seats], seed, game.parse_options({})).replay
+    result = play_game(game, players[: game.seats], seed, game.parse_options({}))
+    # The referee turns an error raised in a bot into a fault and a fallback move: a game
+    # with faults would not be the bots' own play, so every game here must have none.
+    assert result.faults == [], result.faults
+    return result.replay
 
 
 @pytest.mark.parametrize("game_name", ["trix", "trianon"])
@@ -52,15 +58,42 @@ def test_p_one_is_the_heuristic_bot_and_p_zero_never_asks_it() -> None:
     assert _replay("trianon", ladder, "p1")["deals"] == _replay("trianon", greedy, "p1")["deals"]
 
     never = [ladder_player(0.0) for _ in range(3)]
+    asked = []  # recorded here: an error raised inside a bot's act becomes a fault
     for player in never:
-        player.bot.greedy.act = lambda turn: pytest.fail("p = 0 asked the heuristic bot")
-    assert _replay("trianon", never, "p0")["totals"]
+        player.bot.greedy.act = lambda turn: asked.append(turn.kind) or turn.legal[0]
+    played = _replay("trianon", never, "p0")
+    assert asked == [], "p = 0 asked the heuristic bot"
+    # Never asking it, every decision is the bot's random pick: the same game as players
+    # that play random_choice's index at each of their decisions.
+    picks = _replay("trianon", [_RandomPicks(0.0) for _ in range(3)], "p0")
+    assert played["deals"] == picks["deals"] and played["totals"] == picks["totals"]
+    assert check_trianon_replay(played) == []  # the totals the rules give for that play
+
+
+class _RandomPicks(FirstBot):
+    """Plays, at its n-th decision, legal[random_choice(bot seed, seat, n, len(legal))]:
+    what the ladder bot plays when its coin says random (TypeError, a fault, if not)."""
+
+    def __init__(self, p: float) -> None:
+        super().__init__()
+        self.rung = LadderBot(p)
+
+    def start_game(self, start) -> None:
+        self.seat, self.seed, self.decisions = start.seat, start.seed, 0
+
+    def act(self, decision):
+        self.decisions += 1
+        pick = self.rung.random_choice(self.seed, self.seat, self.decisions, len(decision.legal))
+        return decision.legal[pick]
 
 
 def test_random_choice_follows_p_over_many_decisions() -> None:
     bot = LadderBot(0.7)
     heuristic = sum(bot.random_choice("s", 1, i, 5) is None for i in range(1, 2001))
     assert 0.65 < heuristic / 2000 < 0.75  # binomial sd 0.01: five sd either side
+    # and exactly, for these fixed inputs: the choices are a pure function of seed, seat,
+    # decision and p, so stored ladder leagues replay only while this count stays put.
+    assert heuristic == 1360
     picks = {bot.random_choice("s", 1, i, 5) for i in range(1, 2001)} - {None}
     assert picks == {0, 1, 2, 3, 4}
 

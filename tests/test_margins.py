@@ -65,6 +65,7 @@ def test_table_margin_interval_is_over_one_sample_per_match(db_path) -> None:
     rows = {r["name"]: r for r in json.loads(result.output)}
     matches = _match_totals(db_path)
     assert len(matches) == 3
+    assert set(rows) == {"first", "r1", "r2", "r3"}
     for name, row in rows.items():
         samples = [(t[name] - (sum(t.values()) - t[name]) / 3) / 4 for t in matches.values()]
         expected = mean_interval(samples)
@@ -118,4 +119,8 @@ def test_table_ratings_are_the_stored_ones_and_equal_a_recomputation(db_path, tm
     recomputed = {r["name"]: (r["mu"], r["sigma"]) for r in league_rows(db, 1)}
     db.close()
     assert stored == recomputed
-    assert len(set(stored.values())) > 1  # the league did move the ratings
+    # The league did move every rating away from the prior (mu 25, sigma 25/3), and
+    # apart: a table of untouched ratings would equal any recomputation.
+    assert set(stored) == {"first", "r1", "r2", "r3"}
+    assert all(sigma < 25 / 3 and mu != 25 for mu, sigma in stored.values())
+    assert len(set(stored.values())) == 4

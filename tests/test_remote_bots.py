@@ -23,6 +23,7 @@ from arena.play.faults import FAULT_KINDS
 from arena.play.referee import RefereeSettings, bot_seed, play_game
 from arena.wire.v1 import bot_pb2 as pb
 from tests.independent.trix_checker import check_replay
+from tests.walks import asked_by_seat
 
 GAME = get_game("trix")
 SHORT = trix.parse_options({"kingdoms": 1})
@@ -155,7 +156,7 @@ def test_a_bot_that_never_listens_fails_within_the_startup_timeout(tmp_path) -> 
 
 
 def test_a_command_that_does_not_exist_is_a_clear_error(tmp_path) -> None:
-    with pytest.raises(Exception, match="cannot start bot command"):
+    with pytest.raises(ConfigError, match="cannot start bot command"):
         with started_players(["no-such-program --x"], "trix", {}, FAST, tmp_path):
             pass
 
@@ -228,7 +229,8 @@ def test_every_request_holds_only_what_the_seat_may_know(tmp_path) -> None:
     record = tmp_path / "requests.bin"
     result, _, _ = play_with(scripted("--record", str(record)), tmp_path)
     requests = _requests(record)
-    assert len(requests) > 40  # a short game (SHORT) still asks seat 0 dozens of times
+    # One request for each decision seat 0 is asked (a short game still asks dozens).
+    assert len(requests) == asked_by_seat(GAME, result.replay, SHORT)[0] > 40
     # The game seed deals every hand (T-2.2): a bot is given only the bot seed, a hash.
     game_seed = result.replay["seed"]
     assert {r.game.seed for r in requests} == {bot_seed(game_seed)}
@@ -312,13 +314,16 @@ def test_notices_reach_a_bot_that_asks_for_them(tmp_path, transport) -> None:
 
 def test_bots_that_do_not_ask_get_no_notices(tmp_path) -> None:
     record = tmp_path / "requests.bin"
-    play_with(scripted("--record", str(record)), tmp_path)
-    # The scripted bot records every decision request; a notice would fail to parse
-    # as one or show up as an extra message. Its HelloReply leaves notices off.
-    from arena.bots.remote import RemotePlayer as Remote
-
-    assert Remote.wants_notices is False
-    assert all(r.observation.seat == 0 for r in _requests(record))
+    specs = [scripted("--record", str(record)), "builtin:first", "builtin:random", "builtin:first"]
+    with started_players(specs, "trix", GAME.options_dict(SHORT), FAST, tmp_path) as players:
+        # Its HelloReply leaves notices off, so the referee builds and sends it none
+        # (it calls end_deal and end_game only on players that want notices).
+        assert players[0].wants_notices is False
+        result = play_game(GAME, players, "remote-test", SHORT)
+    # The scripted bot records every decision request it gets: one per decision asked.
+    requests = _requests(record)
+    assert len(requests) == asked_by_seat(GAME, result.replay, SHORT)[0]
+    assert all(r.observation.seat == 0 for r in requests)
 
 
 def test_a_flooding_bot_has_its_log_capped(tmp_path) -> None:

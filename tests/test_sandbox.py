@@ -133,7 +133,7 @@ def test_the_referee_trusts_only_a_socket_of_the_bots_own_user(tmp_path) -> None
 
 
 def test_kill_user_refuses_the_arenas_own_user() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="refusing to kill the arena's own user"):
         kill_user(os.getuid())
 
 

@@ -96,6 +96,8 @@ def test_balanced_ten_entrants_sixty_matches() -> None:
     # Measured: 7..9 for this and other seeds (mean 8); the bound leaves a margin of one.
     assert spread(pairs) <= 3
     assert min(pairs.values()) >= 6
+    # For this seed, exactly: how many of the 45 pairs met 7, 8 and 9 times.
+    assert sorted(Counter(pairs.values()).items()) == [(7, 5), (8, 35), (9, 5)]
 
 
 def test_balanced_twenty_entrants_every_pair_meets() -> None:
@@ -106,6 +108,8 @@ def test_balanced_twenty_entrants_every_pair_meets() -> None:
     # Measured: 2..4 or 2..5 depending on the seed (mean 3.16); nobody is kept apart.
     assert min(pairs.values()) >= 1
     assert spread(pairs) <= 4
+    # For this seed, exactly: how many of the 190 pairs met 2, 3, 4 and 5 times.
+    assert sorted(Counter(pairs.values()).items()) == [(2, 12), (3, 137), (4, 40), (5, 1)]
 
 
 @settings(max_examples=80, deadline=None)
