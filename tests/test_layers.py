@@ -1,0 +1,93 @@
+"""The package's layout is its architecture (docs/architecture.md): every top-level
+module and folder of arena/ belongs to one layer, and no module imports a layer above
+its own. And the league's SQL lives in one place, arena/league/store/."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "arena"
+
+LAYERS: list[tuple[str, ...]] = [
+    ("errors",),  # one root error and its narrow children
+    ("cards",),  # cards as ints, sets of cards as masks, the deal shuffle
+    ("games",),  # pure rules engines
+    ("wire",),  # the protocol: generated code, codec, messages, gRPC runtime, event loops
+    ("sdk",),  # writing a bot in Python
+    ("strategies",),  # bots written with the SDK that the arena uses as opponents
+    ("play",),  # the referee, matches, replays
+    ("bots",),  # bot specs, built-ins, processes, the sandbox, the gRPC player
+    ("league",),  # league files, schedules, storage, ratings, the runner
+    ("bench",),  # benchmarks
+    ("cli",),  # the `arena` command
+]
+LAYER_OF = {name: level for level, names in enumerate(LAYERS) for name in names}
+GENERATED = PACKAGE / "wire" / "v1"
+
+
+def _modules() -> list[Path]:
+    return [p for p in PACKAGE.rglob("*.py") if GENERATED not in p.parents]
+
+
+def _part(path: Path) -> str:
+    """The top-level module or folder of arena/ that `path` lies in."""
+    return path.relative_to(PACKAGE).parts[0].removesuffix(".py")
+
+
+def _imported(path: Path) -> set[str]:
+    """The arena modules `path` imports, anywhere in it (imports inside functions
+    count: a lazy import is an import)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+            if node.module == "arena":  # `from arena import cards`; not `__version__`
+                names |= {f"arena.{a.name}" for a in node.names if a.name in LAYER_OF}
+    return {n for n in names if n.startswith("arena.")}
+
+
+def test_every_part_of_the_package_has_a_layer() -> None:
+    parts = {_part(p) for p in _modules() if p.parent != PACKAGE or p.name != "__init__.py"}
+    assert parts - set(LAYER_OF) == set(), "place it in a layer here and in architecture.md"
+    assert set(LAYER_OF) - parts == set()
+
+
+def test_no_module_imports_a_layer_above_its_own() -> None:
+    upward = []
+    for path in _modules():
+        if path == PACKAGE / "__init__.py":
+            continue  # the package's face: it only picks gRPC's I/O path before grpc loads
+        own = LAYER_OF[_part(path)]
+        for name in _imported(path):
+            target = name.split(".")[1]
+            if LAYER_OF[target] > own:
+                upward.append(f"{path.relative_to(PACKAGE.parent)} imports {name}")
+    assert upward == [], "\n".join(sorted(upward))
+
+
+def test_the_layers_are_those_docs_architecture_describes() -> None:
+    text = (PACKAGE.parent / "docs" / "architecture.md").read_text()
+    shown = re.findall(r"^\d+\. \*\*`arena/(\w+)`", text, re.M)
+    assert shown == [name for names in LAYERS for name in names]
+
+
+SQL = re.compile(
+    r"\.(query|execute|executescript|executemany|rows_where)\("
+    r"|\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM)\b|\bdb\[\"|\bsqlite3\.connect"
+)
+
+
+def test_every_sql_statement_lives_in_the_storage_module() -> None:
+    store = PACKAGE / "league" / "store"
+    found = [
+        f"{path.relative_to(PACKAGE.parent)}:{number}: {line.strip()}"
+        for path in _modules()
+        if store not in path.parents
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if SQL.search(line)
+    ]
+    assert found == [], "\n".join(found)
