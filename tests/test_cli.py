@@ -406,3 +406,16 @@ def test_a_failed_demo_leaves_no_temporary_folder(tmp_path, monkeypatch) -> None
     result = runner.invoke(app, ["demo", "--league", str(tmp_path / "missing.toml")])
     assert result.exit_code == 2 and "no such league file" in result.output, result.output
     assert list(tmp_path.glob("arena-demo-*")) == []
+
+
+def test_the_command_loads_no_grpc_storage_or_ratings_until_a_command_needs_them() -> None:
+    """`arena --help`, `table` and `replay` start sooner without grpc (0.15 s), and the
+    read-only commands without gRPC at all: every command module imports its heavy
+    library inside the command."""
+    code = (
+        "import sys, arena.cli; "
+        "print(sorted(m for m in ('grpc', 'sqlite_utils', 'trueskill') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from arena.bots.process import LOG_CAP_BYTES, descendants
-from arena.bots.remote import RemotePlayer, RemoteSettings
+from arena.bots.remote.player import RemotePlayer
+from arena.bots.remote.settings import RemoteSettings
 from arena.bots.sandbox import Sandbox, SandboxLimits, sandbox_problem
 from arena.bots.spec import started_players
 from arena.games import get_game, trix

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots.remote import BotStartError, RemotePlayer, RemoteSettings
-from arena.bots.remote.handshake import NAME_LIMIT
+from arena.bots.remote.handshake import NAME_LIMIT, BotStartError
+from arena.bots.remote.player import RemotePlayer
+from arena.bots.remote.settings import RemoteSettings
 from arena.bots.spec import spec_slug, started_players, unique_names
 from arena.cards import parse_card
 from arena.errors import ConfigError

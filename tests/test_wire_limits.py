@@ -16,7 +16,9 @@ from typing import Any
 
 import pytest
 
-from arena.bots.remote import BotStartError, RemoteSettings, channel
+from arena.bots.remote import channel
+from arena.bots.remote.handshake import BotStartError
+from arena.bots.remote.settings import RemoteSettings
 from arena.bots.spec import started_players
 from arena.games import get_game, trix
 from arena.play.faults import FAULT_KINDS

@@ -211,7 +211,8 @@ def _bench_referee(games: int, transport: str, logs: Path) -> RefereeFigures:
     import sys
 
     from arena.bots.process import BotProcess, wait_for_socket
-    from arena.bots.remote import RemotePlayer, RemoteSettings
+    from arena.bots.remote.player import RemotePlayer
+    from arena.bots.remote.settings import RemoteSettings
     from arena.bots.spec import started_players
     from arena.wire.codec import wrap_decision
     from arena.wire.protocol import METHODS

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.bots.remote import RemotePlayer, RemoteSettings
+from arena.bots.remote.player import RemotePlayer
+from arena.bots.remote.settings import RemoteSettings
 from arena.bots.sandbox import Sandbox
 from arena.bots.spec import started_players
 from arena.errors import ConfigError

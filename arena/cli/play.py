@@ -6,13 +6,12 @@ import json
 from collections.abc import Sequence
 from contextlib import closing
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from arena.bots.remote.settings import RemoteSettings, TransportKind
 from arena.bots.sandbox import Sandbox, sandbox_notice
-from arena.bots.sessions import GamePlayed, MatchPlayed, SessionRequest, play_session
 from arena.cli.base import (
     TRIX,
     Game,
@@ -26,6 +25,9 @@ from arena.cli.base import (
     command,
 )
 from arena.errors import ConfigError
+
+if TYPE_CHECKING:  # grpc loads only for the commands that talk to bots
+    from arena.bots.sessions import GamePlayed, MatchPlayed
 from arena.play.referee import RefereeSettings
 from arena.play.replays import replay_folder, write_replay
 from arena.play.series import SeriesTotals
@@ -98,6 +100,8 @@ def play(
     sandbox_mode: Sandboxing = SandboxMode.ON,
 ) -> None:
     """Play games (or seat-rotated matches) between bots and print the results."""
+    from arena.bots.sessions import MatchPlayed, SessionRequest, play_session
+
     request = SessionRequest(
         specs=tuple(bots),
         game=game,

@@ -1,4 +1,5 @@
-"""The registry of games by name; the driver only ever looks games up here."""
+"""Pure rules engines, one module per game, and the registry of games by name: the
+driver only ever looks games up here."""
 
 from __future__ import annotations
 

@@ -26,8 +26,8 @@ from google.protobuf.message import DecodeError
 from arena.bots.process import BotProcess
 from arena.bots.remote import faults
 from arena.bots.remote.channel import rpc_text
-from arena.bots.remote.handshake import NAME_LIMIT, BotStartError, Connection, connect, printable
-from arena.bots.remote.settings import RemoteSettings, TransportKind
+from arena.bots.remote.handshake import BotStartError, Connection, connect
+from arena.bots.remote.settings import RemoteSettings
 from arena.bots.remote.transports import AnswerTimeout, StreamEnded, Transport, make_transport
 from arena.errors import IllegalAction
 from arena.games import get_game
@@ -37,15 +37,6 @@ from arena.play.referee import Decision, GameStart
 from arena.wire.codec import WireCodec, game_info, game_info_bytes
 from arena.wire.loop import loop_busy, run
 from arena.wire.v1 import bot_pb2 as pb
-
-__all__ = [
-    "NAME_LIMIT",
-    "BotStartError",
-    "RemotePlayer",
-    "RemoteSettings",
-    "TransportKind",
-    "printable",
-]
 
 
 class RemotePlayer:
