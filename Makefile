@@ -3,8 +3,8 @@
 # python3 that is Python 3.11 or newer and can make a virtualenv. The distribution's
 # python3.11 comes first because it is built for speed (one static binary); pyenv's
 # default build loads libpython3.11.so, has no --enable-optimizations, and ran the
-# engine and leagues 12-25% slower on this project's machine (README "The two
-# commands"). `make PYTHON=/path/to/python3 ...` chooses another.
+# engine and leagues 12-25% slower on this project's machine (docs/benchmarks.md,
+# "The interpreter"). `make PYTHON=/path/to/python3 ...` chooses another.
 PYTHON ?= $(shell for p in /usr/bin/python3.11 python3.11 python3; do \
 	  $$p -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' \
 	  >/dev/null 2>&1 && { command -v $$p; break; }; done)

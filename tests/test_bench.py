@@ -1,5 +1,5 @@
 """`arena bench referee` measures what it prints. Nothing here times anything: the test
-checks where each figure comes from, not how big it is (README "Benchmarks")."""
+checks where each figure comes from, not how big it is (docs/benchmarks.md)."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ from arena.games import GAMES, get_game
 SCHEDULES = ("round-robin", "balanced", "gauntlet")
 ROTATIONS = ("cyclic", "all")
 RATE_BY = ("match", "deal", "game")
-RATE_BY_DEFAULT = "deal"  # chosen by `arena bench rating` (README: Ratings)
+RATE_BY_DEFAULT = "deal"  # chosen by `arena bench rating` (docs/ratings.md)
 TRANSPORTS = ("stream", "unary")
 
 LEAGUE_KEYS = {
@@ -42,7 +42,7 @@ class Entrant:
 
 @dataclass(frozen=True)
 class Ratings:
-    """TrueSkill parameters (see the README for why these defaults)."""
+    """TrueSkill parameters (docs/ratings.md, "Parameters", says why these defaults)."""
 
     mu: float = 25.0
     sigma: float = 25.0 / 3

@@ -14,7 +14,7 @@ to pass a test, so the level was chosen by measurement, not by the textbook:
 `arena bench rating` on the close ladder (p = 0.6..0.9) found 90% intervals stopping
 with the true order in 96 of 100 leagues (none wrong, 4 still going at 160 games),
 where 95% and 99% intervals left 9 and 38 leagues still going; on four practically
-equal bots it stopped in none of 30 leagues (README: When a league stops).
+equal bots it stopped in none of 30 leagues (docs/ratings.md, "When a league stops").
 """
 
 from __future__ import annotations

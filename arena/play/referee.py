@@ -69,7 +69,7 @@ def bot_seed(game_seed: str) -> str:
     A hash of it serves the same purpose (the same game, the same bot seed, so seeded
     bots replay identically, in every rotation of a match) and cannot be turned back
     into the game seed; a bot could only guess game seeds and compare, which is why a
-    competition's seed should be unguessable (README "Seeds")."""
+    competition's seed should be unguessable (docs/replays.md, "Deals and seeds")."""
     digest = hashlib.sha256(b"arena bot seed\0" + game_seed.encode()).hexdigest()
     return digest[:32]
 

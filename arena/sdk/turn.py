@@ -35,7 +35,7 @@ class Turn:
     - `legal`: the legal actions as dicts shaped like replay events, e.g.
       `{"type": "play", "card": "4C"}`, in the documented order. Return one of them.
     - `view`: the observation as a dict (hand, events, trick, contract, King, exposed
-      cards, scores, ...: see the README), built on first use.
+      cards, scores, ...: docs/bots.md), built on first use.
     - `game`: game, game_id, seat, seed, players, options.
     - `rng`: a random source seeded from the bot seed (`game["seed"]`), the seat and
       the decision's number, so a seeded bot replays identically, even without state;
