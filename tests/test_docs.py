@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -185,3 +186,29 @@ def test_the_leagues_page_names_every_league_file() -> None:
     page = (DOCS / "leagues.md").read_text()
     for league in (ROOT / "leagues").glob("*.toml"):
         assert f"leagues/{league.name}" in page, league.name
+
+
+def test_the_readme_fault_example_is_what_arena_play_prints(tmp_path, monkeypatch) -> None:
+    """The README's fault example: its first line is the command (run from the
+    repository's folder), the rest its output."""
+    monkeypatch.chdir(ROOT)
+    block = _blocks(README.read_text(), "text")[0].splitlines()
+    assert block[0].startswith("$ arena play ")
+    argv = shlex.split(block[0].removeprefix("$ arena "))
+    logs = ["--logs", str(tmp_path / "logs")]
+    result = runner.invoke(app, [*argv, "--sandbox", "off", *logs], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    printed = [line for line in result.output.splitlines() if not line.startswith("the sandbox")]
+    assert printed == block[1:]
+
+
+def test_the_readme_bot_is_a_clean_bot(tmp_path) -> None:
+    """The README's ten-line bot passes `arena check-bot`."""
+    (tmp_path / "my_bot.py").write_text(_blocks(README.read_text(), "python")[0])
+    result = runner.invoke(
+        app,
+        ["check-bot", f"python {tmp_path / 'my_bot.py'}", "--sandbox", "off",
+         "--logs", str(tmp_path / "logs")],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "name 'lowest'" in result.output and "verdict: PASS" in result.output
