@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from arena.bots.remote.settings import TransportKind
 from arena.bots.sandbox import Sandbox, SandboxLimits
 from arena.errors import ConfigError
 from arena.games import GAMES, get_game
@@ -19,7 +20,7 @@ SCHEDULES = ("round-robin", "balanced", "gauntlet")
 ROTATIONS = ("cyclic", "all")
 RATE_BY = ("match", "deal", "game")
 RATE_BY_DEFAULT = "deal"  # chosen by `arena bench rating` (docs/ratings.md)
-TRANSPORTS = ("stream", "unary")
+TRANSPORTS = tuple(TransportKind)
 
 LEAGUE_KEYS = {
     "name", "game", "seed", "schedule", "rounds", "matches", "candidates", "rotations",
@@ -57,7 +58,7 @@ class Limits:
     startup_timeout: float = 10.0
     max_faults: int = 5
     time_bank: float = 0.0
-    transport: str = "stream"
+    transport: TransportKind = TransportKind.STREAM
     sandbox: str = "on"  # "off": started bots run with the resource limits only
     bot: SandboxLimits = field(default_factory=SandboxLimits)
 
@@ -215,7 +216,7 @@ def load_league(path: str | Path) -> LeagueConfig:
         startup_timeout=lim.number("startup_timeout", 10.0, 0.1, "a number of seconds >= 0.1"),
         max_faults=lim.integer("max_faults", 5, 1, "a whole number of at least 1"),
         time_bank=lim.number("time_bank", 0.0, 0.0, "a number of seconds (0 or more)"),
-        transport=lim.choice("transport", TRANSPORTS, "stream"),
+        transport=TransportKind(lim.choice("transport", TRANSPORTS, TransportKind.STREAM)),
         sandbox=lim.choice("sandbox", ("on", "off"), "on"),
         bot=SandboxLimits(
             **{

@@ -19,8 +19,9 @@ import sqlite_utils
 
 from arena.errors import ConfigError
 from arena.league import store
+from arena.league.formats import TextOrJson
 
-FORMATS = ("text", "json")
+FORMATS = tuple(TextOrJson)
 
 
 def fault_rows(
@@ -61,9 +62,9 @@ def _shown(value: Any) -> str:
     return "-" if value is None or value == "" else str(value)
 
 
-def render_faults(rows: Sequence[dict[str, Any]], fmt: str = "text") -> str:
+def render_faults(rows: Sequence[dict[str, Any]], fmt: str = TextOrJson.TEXT) -> str:
     """The faults as text (a block per fault) or JSON (a list of the rows)."""
-    if fmt == "json":
+    if fmt == TextOrJson.JSON:
         return json.dumps(list(rows), indent=1)
     if not rows:
         return "no faults"

@@ -18,10 +18,11 @@ import sqlite_utils
 
 from arena.league import store
 from arena.league.config import Ratings
+from arena.league.formats import TableFormat
 from arena.league.ratings import MatchOutcome, Rater, rate_prefix
 from arena.league.stats import Interval, margin_samples, mean_interval
 
-FORMATS = ("text", "markdown", "csv", "json")
+FORMATS = tuple(TableFormat)
 SHORT = {"king-of-hearts": "KH", "diamonds": "D", "queens": "Q", "no-tricks": "NT", "trix": "T"}
 
 
@@ -145,13 +146,13 @@ def _cell(key: str, value: Any) -> str:
     return str(value)
 
 
-def render(rows: Sequence[dict[str, Any]], fmt: str) -> str:
+def render(rows: Sequence[dict[str, Any]], fmt: TableFormat) -> str:
     """The table in one of FORMATS."""
-    if fmt == "json":
+    if fmt == TableFormat.JSON:
         return json.dumps(list(rows), indent=1)
     header = [title for _, title in COLUMNS]
     body = [[_cell(key, row[key]) for key, _ in COLUMNS] for row in rows]
-    if fmt == "csv":
+    if fmt == TableFormat.CSV:
         out = io.StringIO()
         writer = csv.writer(out)
         writer.writerow([key for key, _ in COLUMNS])
@@ -163,7 +164,7 @@ def render(rows: Sequence[dict[str, Any]], fmt: str) -> str:
                 ]  # fmt: skip
             )
         return out.getvalue().rstrip("\n")
-    if fmt == "markdown":
+    if fmt == TableFormat.MARKDOWN:
         lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         lines += ["| " + " | ".join(cells) + " |" for cells in body]
         return "\n".join(lines)
