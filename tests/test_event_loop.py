@@ -1,4 +1,4 @@
-"""arena/loop.py: the referee's and the SDK's event loops are uvloop's unless
+"""arena/wire/loop.py: the referee's and the SDK's event loops are uvloop's unless
 ARENA_EVENT_LOOP=asyncio, and bots the referee starts get that setting, sandboxed too."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""arena/grpc_runtime.py: every arena process picks gRPC core's I/O path before grpc
+"""arena/wire/runtime.py: every arena process picks gRPC core's I/O path before grpc
 loads, and a value the user set is kept."""
 
 from __future__ import annotations

@@ -1,1 +1,7 @@
-"""Players: in-process bots (`builtin:NAME`) and, from `arena.bots.spec`, everything else."""
+"""Players: how a bot spec becomes a seat at the table.
+
+`spec` (bot specs, and starting a table's players together), `builtin` (in-process
+bots), `process` and `sandbox` (started bots, confined), `remote/` (bots over gRPC),
+`local` and `ladder` (SDK bots run in process), `check` (`arena check-bot`), `sessions`
+(`arena play`'s games and matches).
+"""

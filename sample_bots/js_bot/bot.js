@@ -3,7 +3,7 @@
 // The referee starts it with ARENA_BOT_ADDRESS set (`unix:PATH` or `127.0.0.1:PORT`)
 // and calls the arena.v1.Bot service of protos/arena/v1/bot.proto, which this file
 // loads at run time, so the bot always speaks the contract in the repository.
-// It behaves like the Python SDK (arena/sdk.py) and sample_bots/random_bot.py.
+// It behaves like the Python SDK (arena/sdk/) and sample_bots/random_bot.py.
 "use strict";
 
 const crypto = require("crypto");
