@@ -419,3 +419,37 @@ def test_the_command_loads_no_grpc_storage_or_ratings_until_a_command_needs_them
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_replays_of_two_runs_into_one_folder_are_both_kept(tmp_path) -> None:
+    """A second `arena play --replays DIR` numbers on after the first run's files."""
+    folder = tmp_path / "replays"
+    bots = ["builtin:random"] * 4
+    first = runner.invoke(app, ["play", *bots, "--games", "2", "--replays", str(folder), "--json"])
+    again = runner.invoke(app, ["play", *bots, "--games", "2", "--seed", "9", "--replays",
+                                str(folder), "--json"])  # fmt: skip
+    assert first.exit_code == 0 and again.exit_code == 0, first.output + again.output
+    paths = [json.loads(line)["replay"] for line in first.output.splitlines()]
+    paths += [json.loads(line)["replay"] for line in again.output.splitlines()]
+    assert [Path(p).name for p in paths] == [f"game-000{i}.json" for i in (1, 2, 3, 4)]
+    seeds = [json.loads(Path(p).read_text())["seed"] for p in paths]
+    assert seeds == ["1-1", "1-2", "9-1", "9-2"]  # the first run's files are unchanged
+    assert sorted(p.name for p in folder.iterdir()) == [Path(p).name for p in paths]
+
+
+def test_a_replay_that_cannot_be_written_leaves_no_temporary_file(tmp_path, monkeypatch) -> None:
+    """A full disk mid-write: an error line, and neither the replay nor its temporary file."""
+    from arena.play import replays
+
+    real = Path.write_text
+
+    def full(self, data, *args, **kwargs):  # type: ignore[no-untyped-def]
+        real(self, data[:10], *args, **kwargs)
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(replays.Path, "write_text", full)
+    folder = tmp_path / "replays"
+    result = runner.invoke(app, ["play", *["builtin:random"] * 4, "--replays", str(folder)])
+    assert result.exit_code == 2 and result.output.startswith("error: cannot write the replay")
+    assert "No space left on device" in result.output
+    assert list(folder.iterdir()) == []

@@ -29,7 +29,7 @@ from arena.errors import ConfigError
 if TYPE_CHECKING:  # grpc loads only for the commands that talk to bots
     from arena.bots.sessions import GamePlayed, MatchPlayed
 from arena.play.referee import RefereeSettings
-from arena.play.replays import replay_folder, write_replay
+from arena.play.replays import ReplayWriter
 from arena.play.series import SeriesTotals
 
 
@@ -84,7 +84,12 @@ def play(
         ),
     ] = None,
     replays: Annotated[
-        Path | None, typer.Option(help="Folder to write one replay JSON per game into.")
+        Path | None,
+        typer.Option(
+            help="Folder to write one replay JSON per game into (game-0001.json, ...): a "
+            "folder that holds replays already is numbered on after its last one, so no "
+            "file is ever replaced."
+        ),
     ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON object per game instead of text.")
@@ -114,8 +119,7 @@ def play(
         logs=logs,
         sandbox=started_sandbox(sandbox_mode, bots),
     )
-    if replays is not None:
-        replay_folder(replays)
+    writer = ReplayWriter(replays) if replays is not None else None
     series = SeriesTotals()
     with closing(play_session(request)) as session:
         for played in session:
@@ -124,7 +128,7 @@ def play(
                 if not as_json:
                     typer.echo(_match_line(played))
                 continue
-            path = write_replay(replays, played.number, played.result.replay) if replays else None
+            path = writer.write(played.result.replay) if writer else None
             typer.echo(_game_json(played, path) if as_json else _game_text(played))
     if matches and not as_json:
         typer.echo(

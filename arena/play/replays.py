@@ -8,7 +8,10 @@ files and games just played alike.
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -94,12 +97,66 @@ def replay_folder(path: Path) -> Path:
     return path
 
 
+REPLAY_NAME = re.compile(r"game-(\d+)\.json")
+
+
+class ReplayWriter:
+    """A run's replays, written into a folder as `game-NNNN.json` and numbered on after
+    the highest number already there, so a second run into the same folder keeps the
+    first run's files. No file is ever replaced, even by another run writing there at
+    the same moment: each replay is written whole under a temporary name and then
+    linked to its own name, which fails if that name is taken (the next one is tried)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = replay_folder(folder)
+        taken = [int(m.group(1)) for p in folder.iterdir() if (m := REPLAY_NAME.fullmatch(p.name))]
+        self.next = max(taken, default=0) + 1
+
+    def write(self, replay: Mapping[str, Any]) -> Path:
+        """Write one replay; its path."""
+        while True:
+            path = self.folder / f"game-{self.next:04d}.json"
+            self.next += 1
+            if _write_new(path, replay):
+                return path
+
+
 def write_replay(directory: Path, index: int, replay: Mapping[str, Any]) -> Path:
-    """`DIR/game-NNNN.json`, written to a temporary name and renamed, so a replay file
-    is either whole or absent."""
+    """`DIR/game-NNNN.json`, written whole or not at all; ConfigError if that file exists
+    (it is never replaced)."""
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"game-{index:04d}.json"
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(replay, separators=(",", ":")))
-    tmp.replace(path)
+    if not _write_new(path, replay):
+        raise ConfigError(f"{path} exists already: a replay file is never replaced")
     return path
+
+
+def _write_new(path: Path, replay: Mapping[str, Any]) -> bool:
+    """Write `replay` to `path` unless that name is taken (False then). The data goes to
+    a temporary file first, removed again whatever happens (a full disk included), so
+    no `.tmp` file is left behind and `path` is either whole or absent."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(json.dumps(replay, separators=(",", ":")))
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            return False
+        except OSError as err:
+            if err.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP):
+                raise
+            return _create_new(path, tmp.read_bytes())  # a file system without hard links
+        return True
+    except OSError as err:
+        raise ConfigError(f"cannot write the replay {path}: {err}") from None
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _create_new(path: Path, data: bytes) -> bool:
+    try:
+        with open(path, "xb") as out:
+            out.write(data)
+    except FileExistsError:
+        return False
+    return True
