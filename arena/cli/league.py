@@ -63,3 +63,18 @@ def demo(
 
     with demo_database(db) as path:
         run(league or DEMO_LEAGUE, db=path, workers=None, until_separated=False)
+
+
+@command()
+def upgrade(
+    db: Annotated[Path, typer.Option(help="The league database to upgrade.")] = Path("arena.db"),
+) -> None:
+    """Upgrade a league database to this arena's schema, in place (the reading commands
+    never change a database; `arena run` upgrades the one it writes to)."""
+    from arena.league.store import upgrade as upgrade_db
+
+    before, after = upgrade_db(db)
+    typer.echo(
+        f"{db}: schema version {after}"
+        + (f" (was {before})" if before != after else " already; nothing to do")
+    )

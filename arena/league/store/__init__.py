@@ -26,6 +26,7 @@ from arena.league.store.schema import (
     missing_db_message,
     open_db,
     open_existing,
+    upgrade,
 )
 from arena.league.store.writes import append_ratings, ensure_league, replace_ratings, store_match
 
@@ -51,4 +52,5 @@ __all__ = [
     "store_match",
     "stored_match_indexes",
     "strain_counts",
+    "upgrade",
 ]

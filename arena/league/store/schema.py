@@ -15,6 +15,7 @@ from pathlib import Path
 
 import sqlite_utils
 
+from arena import __version__
 from arena.errors import ConfigError
 
 
@@ -153,8 +154,10 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
 ]
 
 
-def open_db(path: str | Path) -> sqlite_utils.Database:
-    """Open (creating if needed) a league database, in WAL mode, migrated to the latest."""
+def open_db(path: str | Path, migrated: bool = True) -> sqlite_utils.Database:
+    """Open (creating if needed) a league database to write to, in WAL mode, migrated
+    to the latest schema (unless `migrated` is False); a database of a newer schema than
+    this arena knows is refused."""
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -166,23 +169,78 @@ def open_db(path: str | Path) -> sqlite_utils.Database:
     try:
         db.conn.execute("PRAGMA busy_timeout=10000")
         tables = db.table_names()
-        if tables and "schema_migrations" not in tables:
-            db.close()  # someone else's database: adding the league tables would change it
-            raise ConfigError(
-                f"{path} is a SQLite database but not a league database (it has tables "
-                f"{', '.join(sorted(tables)[:5])} and no schema_migrations): give --db the "
-                "arena.db that `arena run` wrote, or a path where none exists yet"
-            )
+        if tables:
+            _check_version(db, path, tables)
         db.conn.execute("PRAGMA journal_mode=WAL")
         db.conn.execute("PRAGMA synchronous=NORMAL")  # WAL: durable at checkpoints, never torn
-        migrate(db)
+        if migrated:
+            migrate(db)
     except sqlite3.DatabaseError as err:
         db.close()
         raise ConfigError(
             f"{path} is not a league database ({err}): give --db the arena.db that "
             "`arena run` wrote, or a path where none exists yet"
         ) from None
+    except ConfigError:
+        db.close()
+        raise
     return db
+
+
+def open_existing(path: str | Path) -> sqlite_utils.Database:
+    """A league database that must exist already, opened read-only for the commands
+    that only read one (`table`, `compare`, `games`, `faults`, `replay`): they never
+    write to it or migrate it. ConfigError says where `arena run` keeps its database
+    when there is none here, and what to do about a schema of another version."""
+    path = Path(path)
+    if not path.exists():
+        raise ConfigError(missing_db_message(path))
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        db = sqlite_utils.Database(conn)
+        db.conn.execute("PRAGMA busy_timeout=10000")
+        tables = db.table_names()
+        _check_version(db, path, tables)
+        version = _version(db)
+    except sqlite3.DatabaseError as err:
+        raise ConfigError(
+            f"{path} is not a league database ({err}): give --db the arena.db that "
+            "`arena run` wrote"
+        ) from None
+    latest = MIGRATIONS[-1][0]
+    if version < latest:
+        db.close()
+        raise ConfigError(
+            f"{path} is a league database of schema version {version}, older than this "
+            f"arena's ({latest}); reading commands do not change a database: `arena upgrade "
+            f"--db {path}` (or `arena run` of one of its leagues) upgrades it in place"
+        )
+    return db
+
+
+def _version(db: sqlite_utils.Database) -> int:
+    return max((row["version"] for row in db["schema_migrations"].rows), default=0)
+
+
+def _check_version(db: sqlite_utils.Database, path: Path, tables: list[str]) -> None:
+    """ConfigError unless `db` is a league database this arena can read: someone else's
+    database (tables but no schema_migrations) or a newer schema is refused before it
+    is touched."""
+    if "schema_migrations" not in tables:
+        db.close()
+        raise ConfigError(
+            f"{path} is a SQLite database but not a league database (it has tables "
+            f"{', '.join(sorted(tables)[:5]) or 'none'} and no schema_migrations): give "
+            "--db the arena.db that `arena run` wrote, or a path where none exists yet"
+        )
+    version, latest = _version(db), MIGRATIONS[-1][0]
+    if version > latest:
+        db.close()
+        raise ConfigError(
+            f"{path} is a league database of schema version {version}, newer than this "
+            f"arena knows (version {latest}, arena {__version__}): use the newer arena that "
+            "wrote it"
+        )
 
 
 def migrate(db: sqlite_utils.Database) -> list[int]:
@@ -205,13 +263,19 @@ def migrate(db: sqlite_utils.Database) -> list[int]:
     return applied
 
 
-def open_existing(path: str | Path) -> sqlite_utils.Database:
-    """A league database that must exist already (the commands that only read one);
-    ConfigError says where `arena run` keeps its database when there is none here."""
+def upgrade(path: str | Path) -> tuple[int, int]:
+    """Migrate an existing league database to this arena's schema (`arena upgrade`);
+    the schema versions before and after."""
     path = Path(path)
     if not path.exists():
         raise ConfigError(missing_db_message(path))
-    return open_db(path)
+    db = open_db(path, migrated=False)
+    try:
+        before = _version(db)
+        migrate(db)
+        return before, _version(db)
+    finally:
+        db.close()
 
 
 def missing_db_message(db: Path) -> str:
