@@ -19,3 +19,8 @@ class CardError(ArenaError, ValueError):
 
 class BotError(ArenaError):
     """A bot did not answer as the protocol requires."""
+
+
+class StorageError(ArenaError):
+    """The league database could not be written (a full disk, a read-only file, a lock
+    held too long); what is stored already is kept."""

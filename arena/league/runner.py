@@ -21,7 +21,7 @@ from typing import Any
 
 from arena.bots.sandbox import sandbox_notice as bot_sandbox_notice
 from arena.bots.spec import slug
-from arena.errors import ConfigError
+from arena.errors import ConfigError, StorageError
 from arena.games import get_game
 from arena.league.config import LeagueConfig, load_league
 from arena.league.ratings import MatchOutcome, Rater, rate_prefix
@@ -112,14 +112,18 @@ def run_league(
         notice(said)
     db_path = Path(db_path) if db_path else default_db_path(config)
     db = open_db(db_path)
-    league_id = ensure_league(db, config)
-    schedule = league_schedule(config)
-    stored = stored_match_indexes(db, league_id)
-    entrants = [e.name for e in config.entrants]
-    rater = Rater(config.ratings, entrants, config.rate_by, config.forfeit_faults)
-    outcomes = load_outcomes(db, league_id)
-    next_idx, rows = rate_prefix(outcomes, rater)
-    replace_ratings(db, league_id, rows)
+    try:
+        league_id = ensure_league(db, config)
+        schedule = league_schedule(config)
+        stored = stored_match_indexes(db, league_id)
+        entrants = [e.name for e in config.entrants]
+        rater = Rater(config.ratings, entrants, config.rate_by, config.forfeit_faults)
+        outcomes = load_outcomes(db, league_id)
+        next_idx, rows = rate_prefix(outcomes, rater)
+        replace_ratings(db, league_id, rows)
+    except StorageError as err:
+        db.close()
+        raise StorageError(_kept(err, db_path, None)) from None
     pending = [m for m in schedule if m.index not in stored]
     summary = RunSummary(config.name, db_path, len(schedule), len(stored), 0)
     rule = StopRule()
@@ -181,10 +185,25 @@ def run_league(
         summary.interrupted = True
         _stop_workers(executor)
         raise
+    except StorageError as err:  # the matches in flight cannot be stored either: stop
+        summary.interrupted = True
+        _stop_workers(executor)
+        raise StorageError(_kept(err, db_path, len(stored) + summary.played)) from None
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
         db.close()
     return summary
+
+
+def _kept(err: StorageError, db_path: Path, stored: int | None) -> str:
+    """What a storage failure means for the run: what was kept, and how to go on."""
+    kept = "every match stored before is kept" if stored is None else (
+        f"the {stored} matches stored so far are kept"
+    )
+    return (
+        f"{err} ({db_path}); the run stopped and {kept}: free some space, or make the "
+        "database writable, and run the league again to resume it"
+    )
 
 
 def _settled(outcomes: dict[int, MatchOutcome], rated: int, rater: Rater, rule: StopRule) -> bool:

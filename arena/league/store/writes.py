@@ -6,19 +6,42 @@ match either stored or absent, and a resumed run plays exactly the missing ones.
 
 from __future__ import annotations
 
+import functools
 import json
+import sqlite3
 import time
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 import sqlite_utils
 
-from arena.errors import ConfigError
+from arena.errors import ConfigError, StorageError
 from arena.games import get_game
 from arena.league.config import LeagueConfig
 from arena.league.records import PlayedMatch
 
+F = TypeVar("F", bound=Callable[..., Any])
 
+
+def _writing(what: str) -> Callable[[F], F]:
+    """A write whose failure in SQLite (a full disk, a read-only file, a lock not given
+    up within the busy timeout) becomes a StorageError saying what could not be
+    written; the transaction it was in is rolled back, so nothing half-written stays."""
+
+    def wrap(write: F) -> F:
+        @functools.wraps(write)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return write(*args, **kwargs)
+            except sqlite3.OperationalError as err:
+                raise StorageError(f"cannot write {what}: {err}") from None
+
+        return run  # type: ignore[return-value]
+
+    return wrap
+
+
+@_writing("the league")
 def ensure_league(db: sqlite_utils.Database, config: LeagueConfig) -> int:
     """The league's id; a stored league whose locked settings differ is refused."""
     settings = config.locked_settings()
@@ -63,6 +86,7 @@ def ensure_league(db: sqlite_utils.Database, config: LeagueConfig) -> int:
     return league_id
 
 
+@_writing("a match")
 def store_match(db: sqlite_utils.Database, league_id: int, match: PlayedMatch) -> None:
     """Write one played match in one transaction: it is either all stored or not at all."""
     with db.atomic():
@@ -167,6 +191,7 @@ def _declarer(game: str, deal: dict[str, Any]) -> tuple[int, bool | None]:
     return get_game(game).deal_declarer(deal)
 
 
+@_writing("the ratings")
 def replace_ratings(
     db: sqlite_utils.Database, league_id: int, rows: Iterable[dict[str, Any]]
 ) -> None:
@@ -178,6 +203,7 @@ def replace_ratings(
 
 
 
+@_writing("the ratings")
 def append_ratings(
     db: sqlite_utils.Database, league_id: int, rows: Iterable[dict[str, Any]]
 ) -> None:
