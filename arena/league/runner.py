@@ -24,6 +24,7 @@ from arena.bots.spec import slug
 from arena.errors import ConfigError, StorageError
 from arena.games import get_game
 from arena.league.config import LeagueConfig, load_league
+from arena.league.lock import league_lock
 from arena.league.ratings import MatchOutcome, Rater, rate_prefix
 from arena.league.schedule import ScheduledMatch, build_schedule
 from arena.league.separation import StopRule, stop_check
@@ -111,6 +112,18 @@ def run_league(
     if said and notice:
         notice(said)
     db_path = Path(db_path) if db_path else default_db_path(config)
+    with league_lock(db_path, config.name):
+        return _run(config, db_path, workers, until_separated, progress)
+
+
+def _run(
+    config: LeagueConfig,
+    db_path: Path,
+    workers: int | None,
+    until_separated: bool,
+    progress: Progress | None,
+) -> RunSummary:
+    """`run_league` once the league's lock is held."""
     db = open_db(db_path)
     try:
         league_id = ensure_league(db, config)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import sqlite_utils
@@ -244,23 +245,42 @@ def _check_version(db: sqlite_utils.Database, path: Path, tables: list[str]) -> 
 
 
 def migrate(db: sqlite_utils.Database) -> list[int]:
-    """Apply the migrations not yet recorded; each in its own transaction."""
-    if "schema_migrations" not in db.table_names():
-        db["schema_migrations"].create(
-            {"version": int, "name": str, "applied_at": float}, pk="version"
+    """Apply the migrations not yet recorded; each in its own transaction, which takes
+    the write lock before it looks at what is applied, so two runs opening a new
+    database at once do not both apply a migration."""
+    with immediate(db):
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations "
+            "(version INTEGER PRIMARY KEY, name TEXT, applied_at FLOAT)"
         )
-    done = {row["version"] for row in db["schema_migrations"].rows}
     applied = []
     for version, name, apply in MIGRATIONS:
-        if version in done:
-            continue
-        with db.atomic():
+        with immediate(db):
+            done = db.execute("SELECT 1 FROM schema_migrations WHERE version = ?", [version])
+            if done.fetchone():
+                continue
             apply(db)
             db["schema_migrations"].insert(
                 {"version": version, "name": name, "applied_at": time.time()}
             )
         applied.append(version)
     return applied
+
+
+@contextmanager
+def immediate(db: sqlite_utils.Database) -> Iterator[None]:
+    """A write transaction that takes SQLite's write lock as it begins (waiting up to the
+    busy timeout for another run to let go of it). A deferred transaction that reads
+    first and writes later fails at once, with "database is locked" and no wait, when
+    another connection wrote in between: two leagues run into one database would then
+    stop each other. Writes inside it may nest `db.atomic()` (savepoints)."""
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        db.conn.rollback()
+        raise
+    db.conn.commit()
 
 
 def upgrade(path: str | Path) -> tuple[int, int]:

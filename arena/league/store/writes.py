@@ -19,6 +19,7 @@ from arena.errors import ConfigError, StorageError
 from arena.games import get_game
 from arena.league.config import LeagueConfig
 from arena.league.records import PlayedMatch
+from arena.league.store.schema import immediate
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -58,14 +59,14 @@ def ensure_league(db: sqlite_utils.Database, config: LeagueConfig) -> int:
                     "another --db)."
                 )
         league_id = rows[0]["id"]
-        with db.atomic():  # bot commands may change between runs: keep them current
+        with immediate(db):  # bot commands may change between runs: keep them current
             for entrant in config.entrants:
                 db.execute(
                     "UPDATE entrants SET bot = ? WHERE league_id = ? AND name = ?",
                     [entrant.bot, league_id, entrant.name],
                 )
         return league_id
-    with db.atomic():
+    with immediate(db):
         league_id = (
             db["leagues"]
             .insert(
@@ -89,7 +90,7 @@ def ensure_league(db: sqlite_utils.Database, config: LeagueConfig) -> int:
 @_writing("a match")
 def store_match(db: sqlite_utils.Database, league_id: int, match: PlayedMatch) -> None:
     """Write one played match in one transaction: it is either all stored or not at all."""
-    with db.atomic():
+    with immediate(db):
         match_id = (
             db["matches"]
             .insert(
@@ -196,7 +197,7 @@ def replace_ratings(
     db: sqlite_utils.Database, league_id: int, rows: Iterable[dict[str, Any]]
 ) -> None:
     """Rewrite a league's rating history (it is a pure function of the stored results)."""
-    with db.atomic():
+    with immediate(db):
         db.execute("DELETE FROM ratings WHERE league_id = ?", [league_id])
         db["ratings"].insert_all({"league_id": league_id, **row} for row in rows)
 
@@ -208,5 +209,5 @@ def append_ratings(
     db: sqlite_utils.Database, league_id: int, rows: Iterable[dict[str, Any]]
 ) -> None:
     """Add rating-history rows (the updates of newly rated matches)."""
-    with db.atomic():
+    with immediate(db):
         db["ratings"].insert_all({"league_id": league_id, **row} for row in rows)
