@@ -170,3 +170,18 @@ def test_migration_3_upgrades_a_database_holding_old_faults(tmp_path, monkeypatc
     assert len(rows) == 1 and rows[0]["deal"] == 2 and rows[0]["expected"] is None
     text = runner.invoke(app, ["faults", "--db", str(tmp_path / "old.db")]).output
     assert "decision -" in text and "expected: -" in text and "no answer within" in text
+
+
+def test_a_rerun_never_writes_over_a_log_a_stored_fault_points_to(tmp_path) -> None:
+    """Two runs of one league (the second in another database, in the same folder):
+    every stored fault's log is a file of its own run, unchanged by the other run."""
+    (tmp_path / "faulty.toml").write_text(LEAGUE)
+    first = tmp_path / "a.db"
+    run_league(tmp_path / "faulty.toml", first, workers=1)
+    logs = {row["log"] for row in _faults(first) if row["log"]}
+    assert logs, "the league's faults name their logs"
+    before = {log: Path(log).read_bytes() for log in logs}
+    run_league(tmp_path / "faulty.toml", tmp_path / "b.db", workers=1)
+    again = {row["log"] for row in _faults(tmp_path / "b.db") if row["log"]}
+    assert again and not again & logs  # the second run's logs are other files
+    assert {log: Path(log).read_bytes() for log in logs} == before

@@ -74,6 +74,23 @@ def command_argv(command: str, base_dir: Path | None = None) -> list[str]:
     return argv
 
 
+def run_log_folder(base: Path) -> Path:
+    """A new folder of its own, below `base`, for one run's bot logs
+    (`run-YYYYmmdd-HHMMSS-PID`, with `-2`, `-3` added when a run of the same process
+    and second has one already): a later run never writes over a log that an earlier
+    run's stored fault points to."""
+    name = time.strftime(f"run-%Y%m%d-%H%M%S-{os.getpid()}")
+    base.mkdir(parents=True, exist_ok=True)
+    for count in range(1, 10_000):
+        folder = base / (name if count == 1 else f"{name}-{count}")
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            continue
+        return folder
+    raise ConfigError(f"cannot make a log folder below {base}: every name is taken")
+
+
 def process_states() -> Iterator[tuple[int, str, int]]:
     """(pid, state letter, parent pid) of every process, from one scan of /proc."""
     for entry in os.scandir("/proc"):

@@ -19,6 +19,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
+from arena.bots.process import run_log_folder
 from arena.bots.sandbox import sandbox_notice as bot_sandbox_notice
 from arena.bots.spec import slug
 from arena.errors import ConfigError, StorageError
@@ -143,7 +144,10 @@ def _run(
     if until_separated and next_idx and _settled(outcomes, next_idx, rater, rule):
         summary.stopped_early = "the ranking was already separated"
         return summary
-    log_dir = db_path.parent / "logs" / slug(config.name, "league", limit=200)
+    league_logs = f"{slug(db_path.stem, 'db')}-{slug(config.name, 'league', limit=200)}"
+    log_dir = db_path.parent / "logs" / league_logs
+    if pending:  # a folder per run that plays: no run writes over another's logs
+        log_dir = run_log_folder(log_dir)
     workers = max(1, workers or os.cpu_count() or 1)
     started = time.monotonic()
     games_done = 0

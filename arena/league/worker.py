@@ -133,9 +133,11 @@ def play_scheduled_match(
 
 def _private_paths(db_path: str, log_dir: str) -> tuple[Path, ...]:
     """What no bot may see even when it lies inside a folder a bot is shown: the
-    league's database (with its journal files) and the bots' logs."""
+    league's database (with its journal files), and the bots' logs (every run's: the
+    logs folder beside the database holds a folder per league and run)."""
     if not db_path:
         return (Path(log_dir),)
     db = Path(db_path).resolve()
     journals = (db.with_name(db.name + suffix) for suffix in ("-wal", "-shm", "-journal"))
-    return (db, *journals, Path(log_dir).resolve())
+    logs = db.parent / "logs"
+    return (db, *journals, logs if Path(log_dir).resolve().is_relative_to(logs) else Path(log_dir))
