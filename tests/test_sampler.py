@@ -25,7 +25,7 @@ from arena.sdk import Bot, Turn
 from arena.strategies.sampler import SamplerBot, SamplerPlayer
 from arena.strategies.sampler.beliefs import beliefs_of, view_from_dict
 from arena.strategies.sampler.bot import think_seconds
-from arena.strategies.sampler.deals import dealt_hands, sample_hidden, state_for
+from arena.strategies.sampler.deals import dealt_hands, sample_dealt, sample_hidden, state_for
 from arena.v1 import bot_pb2 as pb
 
 
@@ -93,9 +93,7 @@ def test_the_recorded_games_hold_every_decision_kind() -> None:
     assert kinds == {"contract", "expose", "play", "pass"}
     kinds = {v.kind for v, _ in recorded("trianon", "sampler-a")}
     assert kinds == {"bid", "raise", "play"}
-    exposures = [
-        v for v, _ in recorded("trix", "sampler-a") if any(v.exposed) and v.kind == "play"
-    ]
+    exposures = [v for v, _ in recorded("trix", "sampler-a") if any(v.exposed) and v.kind == "play"]
     assert exposures, "some game must expose cards (doubling)"
 
 
@@ -157,13 +155,21 @@ def _check_sample(view, hidden: list[int]) -> None:
     assert game.observe(state, seat) == view
 
 
+def _hidden_of(view, dealt: tuple[int, ...]) -> list[int]:
+    """The hands of a deal as dealt, less what was played (the seat's own entry 0)."""
+    played = _played(view)
+    return [0 if s == view.seat else dealt[s] & ~played[s] for s in range(len(dealt))]
+
+
 @pytest.mark.parametrize(("game_name", "seed"), GAMES)
 def test_every_sampled_deal_agrees_with_its_observation(game_name: str, seed: str) -> None:
     rng = random.Random(seed)
     for view, _ in recorded(game_name, seed):
         beliefs = beliefs_of(view)
-        for _ in range(3):
+        for _ in range(2):
             _check_sample(view, sample_hidden(beliefs, rng))
+        # the deals the search plays: in Trianon also shaped by the bidding (soft)
+        _check_sample(view, _hidden_of(view, sample_dealt(beliefs, rng)))
 
 
 def test_pass_and_exposure_constraints_are_read() -> None:
@@ -278,3 +284,23 @@ def test_the_in_process_twin_plays_the_sdk_bots_game() -> None:
         players = [make(), *(SdkPlayer(_Random()) for _ in range(3))]
         replays.append(play_game(game, players, "twin", options).replay)
     assert replays[0]["deals"] == replays[1]["deals"]
+
+
+def test_a_bid_shapes_the_bidders_sampled_hands_but_never_breaks_a_rule() -> None:
+    """Soft evidence (N-3): after seat 1 bids 9 hearts, its sampled hands hold more
+    hearts than hands drawn with no evidence, and every one still agrees."""
+    hands = trianon.deal_hands("evidence", 0)
+    nine_hearts = trianon.BID_BASE + trianon.parse_bid("9H")
+    state = trianon.state_from_deal(hands, 0, [(1, nine_hearts)])
+    view = trianon.observe(state, 2)
+    beliefs = beliefs_of(view)
+    assert beliefs.bids == ((1, trianon.parse_bid("9H")),)
+    rng = random.Random(1)
+    hearts = trianon.DECK_MASK & SUIT_MASK[2]
+    shaped = plain = 0
+    for _ in range(40):
+        dealt = sample_dealt(beliefs, rng)
+        _check_sample(view, _hidden_of(view, dealt))
+        shaped += (dealt[1] & hearts).bit_count()
+        plain += (sample_hidden(beliefs, rng)[1] & hearts).bit_count()
+    assert shaped > plain + 40  # more than one heart more per hand on average

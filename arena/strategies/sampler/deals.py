@@ -17,6 +17,7 @@ a draw the rules would reject raises there instead of being played on.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any
 
 from arena.cards import cards_of
@@ -29,17 +30,26 @@ class Impossible(ValueError):
     """No deal agrees with the beliefs (a bug, or a view that contradicts itself)."""
 
 
-def _subsets_of(seats: list[int]) -> list[int]:
+@lru_cache(maxsize=64)
+def _subsets_of(seats: tuple[int, ...]) -> tuple[int, ...]:
     """Every non-empty set of `seats` as a bitmask over seats."""
     out = []
     for m in range(1, 1 << len(seats)):
         out.append(sum(1 << seats[i] for i in range(len(seats)) if m >> i & 1))
-    return out
+    return tuple(out)
+
+
+@lru_cache(maxsize=1024)
+def _squeezed(seats: tuple[int, ...], card_type: int, seat: int) -> tuple[int, ...]:
+    """The sets of seats whose slack giving a card of `card_type` to `seat` lowers:
+    those holding `seat` but not every seat of the type."""
+    bit = 1 << seat
+    return tuple(sub for sub in _subsets_of(seats) if sub & bit and card_type & ~sub)
 
 
 def _deal_once(beliefs: Beliefs, fixed: list[int], rng: random.Random) -> list[int] | None:
     """One draw honouring sizes, allowed and `fixed` (not `needs`); None if impossible."""
-    seats = [s for s in range(len(beliefs.sizes)) if s != beliefs.seat]
+    seats = tuple(s for s in range(len(beliefs.sizes)) if s != beliefs.seat)
     hands = list(fixed)
     room = [beliefs.sizes[s] - fixed[s].bit_count() for s in range(len(beliefs.sizes))]
     room[beliefs.seat] = 0
@@ -90,10 +100,9 @@ def _deal_once(beliefs: Beliefs, fixed: list[int], rng: random.Random) -> list[i
         for s in seats:
             if not (t >> s & 1) or room[s] <= 0:
                 continue
-            bit = 1 << s
             # giving the card to s lowers the slack of every set holding s but not
             # all of t's seats: each must have slack to spare
-            if all(slack[sub] > 0 for sub in subsets if sub & bit and t & ~sub):
+            if all(slack[sub] > 0 for sub in _squeezed(seats, t, s)):
                 choices.append(s)
                 weights.append(room[s])
         if not choices:

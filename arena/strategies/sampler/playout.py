@@ -74,15 +74,46 @@ def trix_expose(state: trix.TrixState) -> int:
     return trix.EXPOSE_BASE | wanted
 
 
+def _floor(hands: list[int], seat: int, suit: int, after: int) -> int:
+    """The lowest card of `suit` that the `after` seats playing after `seat` surely put
+    above it: a seat holding the suit must follow (T-3.2), with at least its lowest
+    card of it, so any lower card of ours loses the trick for sure. -1 if none."""
+    floor = -1
+    mask = SUIT_MASK[suit]
+    for _ in range(after):
+        seat = _NEXT[seat]
+        held = hands[seat] & mask
+        if held:
+            low = (held & -held).bit_length() - 1
+            if low > floor:
+                floor = low
+    return floor
+
+
+_NEXT = (1, 2, 3, 0)
+
+
 def trick_card(
     state: trix.TrixState, legal: tuple[int, ...], pen: tuple[int, ...], rnd: Callable[[], float]
 ) -> int:
+    """A card in a trick contract (see the module docstring). The state holds every
+    hand, so "this card surely loses" is known: a later seat that must follow suit
+    with higher cards only."""
     trick = state.trick
-    if not trick:  # lead: low, avoiding penalty cards and the cards that catch them
+    seat = state.to_move
+    hands = state.hands
+    if not trick:  # lead a sure loser, the worst first; else low, never a penalty card
+        floors = [-2, -2, -2, -2]
         best_card = legal[0]
         best = 1e9
         for c in legal:
-            v = c % 13 + 20 * pen[c] + 3 * rnd()
+            suit = c // 13
+            if floors[suit] == -2:
+                floors[suit] = _floor(hands, seat, suit, 3)
+            if c < floors[suit]:
+                v = -100 * pen[c] - c % 13 + rnd()
+            else:
+                v = 100 + c % 13 + 20 * pen[c] + 3 * rnd()
             if v < best:
                 best, best_card = v, c
         return best_card
@@ -92,6 +123,7 @@ def trick_card(
         for _, c in trick:
             if c // 13 == led and c > top:
                 top = c
+        top = max(top, _floor(hands, seat, led, 3 - len(trick)))
         below = [c for c in legal if c < top]
         if below:  # duck: an own penalty card first, else the highest that loses
             return (
