@@ -304,3 +304,17 @@ def test_a_bid_shapes_the_bidders_sampled_hands_but_never_breaks_a_rule() -> Non
         shaped += (dealt[1] & hearts).bit_count()
         plain += (sample_hidden(beliefs, rng)[1] & hearts).bit_count()
     assert shaped > plain + 40  # more than one heart more per hand on average
+
+
+def test_the_time_the_referee_allows_caps_a_large_budget() -> None:
+    """A request's time_ms caps the think time whatever the budget: a bot told 100 ms
+    thinks at most 20 (half, less a reserve), and one told 50 ms answers at once."""
+    bot = SamplerBot(budget_ms=10_000)
+    for request in _interesting("trix", "sampler-b", per_kind=1):
+        message = pb.DecisionRequest.FromString(request)
+        for time_ms, limit in ((100, 0.5), (50, 0.2)):
+            message.time_ms = time_ms
+            turn = Turn(message)
+            started = time.perf_counter()
+            assert bot.act(turn) in turn.legal
+            assert time.perf_counter() - started < limit

@@ -189,13 +189,17 @@ def measure_strength(
     options: dict[str, Any] | None = None,
     yardstick: bool = True,
     on_match: Callable[[str, int, float], None] | None = None,
+    time_ms: int = 1000,
 ) -> list[BotStrength]:
     """The sampler against greedy bots, and (with `yardstick`) greedy against random
     bots, over `matches` seat-rotated matches of `game_name` on seeds
     `{seed}-0`, `{seed}-1`, ...; `on_match(bot, index, margin)` after each match.
 
     The sampler thinks `budget_ms` per decision, or does `samples` deals per decision
-    within that time when `samples` is set (then the result repeats exactly)."""
+    within that time when `samples` is set, and never more than its safe share of
+    `time_ms`, the decision time a referee would give it (the default move_timeout;
+    0: not told). With `samples` set and time to spare (a generous `budget_ms`,
+    `time_ms` 0) the work per decision is fixed and the result repeats exactly."""
     game = get_game(game_name)
     opts = game.parse_options(options or {})
     seeds = [f"{seed}-{i}" for i in range(matches)]
@@ -205,7 +209,7 @@ def measure_strength(
         _run(
             game,
             opts,
-            lambda: SamplerPlayer(budget_ms, samples, name=label),
+            lambda: SamplerPlayer(budget_ms, samples, name=label, time_ms=time_ms),
             lambda: SdkPlayer(greedy()),
             label,
             "greedy",
