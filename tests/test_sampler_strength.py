@@ -3,6 +3,9 @@ on a tiny scale (two short Trianon matches, one sampled deal per decision)."""
 
 from __future__ import annotations
 
+import pytest
+
+from arena.strategies.sampler.__main__ import main
 from arena.strategies.sampler.strength import measure_strength
 
 
@@ -35,10 +38,6 @@ def test_strength_reports_margins_intervals_think_time_and_declarations() -> Non
 
 
 def test_the_command_refuses_a_budget_that_is_not_positive() -> None:
-    import pytest
-
-    from arena.strategies.sampler.__main__ import main
-
     for argv in (["--budget-ms", "0"], ["--samples", "0"]):
         with pytest.raises(SystemExit) as exit_info:
             main(argv)
