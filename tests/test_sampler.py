@@ -318,3 +318,12 @@ def test_the_time_the_referee_allows_caps_a_large_budget() -> None:
             started = time.perf_counter()
             assert bot.act(turn) in turn.legal
             assert time.perf_counter() - started < limit
+
+
+def test_the_objective_is_the_margin_or_with_partners_the_team_margin() -> None:
+    from arena.strategies.sampler.search import margin, team_margin
+
+    assert margin([-75, 0, 0, 0], 0) == -75
+    assert margin([150, 0, -150, 0], 1) == 0  # an exposed KH taken by seat 2 (T-5.3)
+    assert margin([0, 40, 40], 1) == 20  # a defender of a failed contract (N-5.3)
+    assert team_margin([10, 20, 30, 40], 0) == 10 + 30 - 20 - 40

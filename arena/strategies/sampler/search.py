@@ -7,7 +7,8 @@ fresh deals; pick the action with the best mean. Every action is tried on the sa
 deals, so the comparison between actions is not blurred by the luck of the draw.
 
 What is maximised is the seat's **margin**: its deal score less the mean deal score
-of the other seats. That is exactly what a seat-rotated match measures (a duplicate
+of the other seats (with Trix's partners option, T-9, its team's score less the other
+team's). That is exactly what a seat-rotated match measures (a duplicate
 margin, `arena/league/stats.py`), and it counts what a deal gives others as well as
 what it gives the seat: in Trix it is the seat's own score where a deal hands out a
 fixed total (T-4.5, T-6.6), and it weighs exposures (T-5.3) right, where a doubled
@@ -86,6 +87,12 @@ def margin(scores: Sequence[int], seat: int) -> float:
     return own - (sum(scores) - own) / (len(scores) - 1)
 
 
+def team_margin(scores: Sequence[int], seat: int) -> float:
+    """Trix with partners (T-9): teams 0+2 and 1+3 are ranked, so the seat's team
+    score less the other team's."""
+    return scores[seat] + scores[(seat + 2) % 4] - scores[(seat + 1) % 4] - scores[(seat + 3) % 4]
+
+
 def evaluate(
     view: Any,
     beliefs: Beliefs,
@@ -95,8 +102,11 @@ def evaluate(
 ) -> Evaluation:
     """Each action's mean margin: the action, then the playout policy to the deal's end."""
     seat = view.seat
+    objective = margin
     if isinstance(view, trix.TrixView):
         copy, apply, play = trix.copy_state, trix.apply_legal, playout.play_trix_deal
+        if view.options.partners:
+            objective = team_margin
     else:
         copy, apply, play = trianon.copy_state, trianon.apply_legal, _play_trianon_on
     result = Evaluation(list(actions), [0.0] * len(actions))
@@ -112,7 +122,7 @@ def evaluate(
                 return result  # a deal not tried on every action is left out
             state = copy(root)
             apply(state, action)
-            row[i] = margin(play(state, rnd), seat)
+            row[i] = objective(play(state, rnd), seat)
         for i, value in enumerate(row):
             result.totals[i] += value
         result.samples += 1
