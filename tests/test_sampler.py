@@ -26,6 +26,7 @@ from arena.strategies.sampler import SamplerBot, SamplerPlayer
 from arena.strategies.sampler.beliefs import beliefs_of, view_from_dict
 from arena.strategies.sampler.bot import think_seconds
 from arena.strategies.sampler.deals import dealt_hands, sample_dealt, sample_hidden, state_for
+from arena.strategies.sampler.search import margin, team_margin
 from arena.v1 import bot_pb2 as pb
 
 
@@ -321,8 +322,6 @@ def test_the_time_the_referee_allows_caps_a_large_budget() -> None:
 
 
 def test_the_objective_is_the_margin_or_with_partners_the_team_margin() -> None:
-    from arena.strategies.sampler.search import margin, team_margin
-
     assert margin([-75, 0, 0, 0], 0) == -75
     assert margin([150, 0, -150, 0], 1) == 0  # an exposed KH taken by seat 2 (T-5.3)
     assert margin([0, 40, 40], 1) == 20  # a defender of a failed contract (N-5.3)
