@@ -9,12 +9,19 @@ few bit operations per move, since a decision runs a few hundred playouts:
 
 - Trix trick contracts: duck under the winning card with the highest card that still
   loses, dropping an own penalty card when it can; when it must win, win high if last
-  to play; when void, throw penalty cards, then high cards; lead low, never a
-  penalty card when there is a choice.
-- Trix contract: lay the card that opens the way to most of one's own cards.
-- Trianon contracts: win a trick the other side holds with the cheapest card that
-  beats it, ruff when void, leave a trick the own side holds; lead masters, else low.
+  to play; when void, throw penalty cards, then high cards; lead a sure loser (the
+  worst one first), else low, never a penalty card when there is a choice. "Sure to
+  lose" reads the other hands, as a full-information state allows: a later seat that
+  must follow suit holds only higher cards of it (T-3.2).
+- Trix contract: lay the card that opens the way to most of one's own cards, the next
+  one above all, and opens least to the others (the greedy bot's weights).
+- Trianon contracts: leave a trick the own side holds unless the last player can
+  take it; else win it with the cheapest card the last player cannot beat (trumping
+  when void), or play low; lead masters (the declarer its master trumps first), else
+  a low side card.
 - Trianon round: as No Tricks.
+- Trianon bidding (only in the search's "what if I pass" playouts): the bid of most
+  value that `trick_estimates` reaches, or pass.
 
 A little noise in the choices keeps the playouts from all taking one line.
 """
