@@ -22,7 +22,7 @@ from arena.cards import SUIT_MASK
 from arena.games import get_game, trianon, trix
 from arena.referee import RefereeSettings, play_game
 from arena.sdk import Bot, Turn
-from arena.strategies.sampler import SamplerBot, SamplerPlayer
+from arena.strategies.sampler import SamplerBot, SamplerPlayer, playout, search
 from arena.strategies.sampler.beliefs import beliefs_of, view_from_dict
 from arena.strategies.sampler.bot import think_seconds
 from arena.strategies.sampler.deals import dealt_hands, sample_dealt, sample_hidden, state_for
@@ -326,3 +326,18 @@ def test_the_objective_is_the_margin_or_with_partners_the_team_margin() -> None:
     assert margin([150, 0, -150, 0], 1) == 0  # an exposed KH taken by seat 2 (T-5.3)
     assert margin([0, 40, 40], 1) == 20  # a defender of a failed contract (N-5.3)
     assert team_margin([10, 20, 30, 40], 0) == 10 + 30 - 20 - 40
+
+
+@pytest.mark.parametrize(("game_name", "seed"), GAMES[1:])
+def test_when_time_runs_out_in_the_first_deal_the_policy_answers(game_name: str, seed: str) -> None:
+    rng = random.Random(0)
+    for view, _ in recorded(game_name, seed):
+        if len(view.legal) < 2:
+            continue
+        state = state_for(view, sample_dealt(beliefs_of(view), rng))
+        assert playout.policy_action(state, rng.random) in view.legal
+        if view.kind in ("play", "contract", "expose"):
+            budget = search.Budget(5, time.perf_counter() + 2e-5)
+            result = search.evaluate(view, beliefs_of(view), list(view.legal), rng, budget)
+            assert result.samples == 0
+            assert result.fallback is None or result.fallback in view.legal

@@ -44,11 +44,10 @@ SAFE_FRACTION = 0.5  # of the request's time_ms: the rest absorbs a loaded machi
 RESERVE_MS = 30
 MANY_SAMPLES = 100_000  # "as many as the time allows"
 # A contract, an exposure, a bid or a raise comes once a deal and weighs more than a
-# card: it gets RARE_FACTOR times the samples and RARE_TIME_FACTOR times the budget
-# (still within the safe share of the time allowed).
+# card: with a fixed number of samples it gets RARE_FACTOR times as many. Not more
+# time: on a loaded machine the time per decision is what must stay small.
 RARE_KINDS = frozenset(("contract", "expose", "bid", "raise"))
 RARE_FACTOR = 3
-RARE_TIME_FACTOR = 1.5
 
 # The mean margin of a King in each contract on a random hand under the playout
 # policy (2,000 deals each, 95% intervals about +-2 to +-4; doubling on). Close to
@@ -102,10 +101,10 @@ class Sampler:
         if len(legal) == 1:
             return legal[0]
         kind = view.kind
-        samples, budget_ms = self.samples or MANY_SAMPLES, self.budget_ms
+        samples = self.samples or MANY_SAMPLES
         if kind in RARE_KINDS:
-            samples, budget_ms = samples * RARE_FACTOR, budget_ms * RARE_TIME_FACTOR
-        budget = search.Budget(samples, started + think_seconds(budget_ms, time_ms))
+            samples *= RARE_FACTOR
+        budget = search.Budget(samples, started + think_seconds(self.budget_ms, time_ms))
         beliefs = beliefs_of(view)
         if isinstance(view, trix.TrixView):
             action, samples = self._trix(view, beliefs, rng, budget)
@@ -122,7 +121,7 @@ class Sampler:
         legal = list(view.legal)
         result = search.evaluate(view, beliefs, legal, rng, budget)
         if result.samples == 0:
-            return legal[0], 0
+            return _fallback(result.fallback, legal), 0
         adjust = None
         if view.kind == trix.KIND_CONTRACT:
             adjust = [-CONTRACT_BASELINE[a - trix.CONTRACT_BASE] for a in legal]
@@ -136,11 +135,11 @@ class Sampler:
         if kind == trianon.KIND_PLAY:
             result = search.evaluate(view, beliefs, legal, rng, budget)
             if result.samples == 0:
-                return legal[0], 0
+                return _fallback(result.fallback, legal), 0
             return result.best(), result.samples
         table = search.declarer_tricks(view, beliefs, rng, budget, kind == trianon.KIND_BID)
         if not table.tricks:
-            return legal[0], 0
+            return _fallback(table.fallback, legal), 0
         if kind == trianon.KIND_BID:
             bids = [a - trianon.BID_BASE for a in legal[1:]]
             values = search.bid_values(table, bids)
@@ -154,6 +153,12 @@ class Sampler:
             if value > best_value:
                 best, best_value = action, value
         return best, len(table.tricks)
+
+
+def _fallback(choice: int | None, legal: list[int]) -> int:
+    """The answer when the time ran out before a search could compare the actions: the
+    playout policy's choice in the one deal drawn, else the first legal action."""
+    return choice if choice is not None and choice in legal else legal[0]
 
 
 def _held_bid(view: trianon.TrianonView) -> int:

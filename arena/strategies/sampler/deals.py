@@ -17,6 +17,7 @@ a draw the rules would reject raises there instead of being played on.
 from __future__ import annotations
 
 import random
+import time
 from functools import lru_cache
 from typing import Any
 
@@ -204,15 +205,18 @@ def _misfit(beliefs: Beliefs, dealt: tuple[int, ...]) -> float:
     return short
 
 
-def sample_dealt(beliefs: Beliefs, rng: random.Random) -> tuple[int, ...]:
+def sample_dealt(
+    beliefs: Beliefs, rng: random.Random, deadline: float | None = None
+) -> tuple[int, ...]:
     """Hands as dealt that agree with the beliefs, and in Trianon fit the bidding's
-    soft evidence when a few draws can make them."""
+    soft evidence when a few draws (made before `deadline`, a perf_counter time) can
+    make them."""
     dealt = dealt_hands(beliefs, sample_hidden(beliefs, rng))
     if not (beliefs.bids or beliefs.quiet):
         return dealt
     best, best_misfit = dealt, _misfit(beliefs, dealt)
     for _ in range(EVIDENCE_TRIES):
-        if best_misfit == 0.0:
+        if best_misfit == 0.0 or (deadline is not None and time.perf_counter() > deadline):
             break
         dealt = dealt_hands(beliefs, sample_hidden(beliefs, rng))
         misfit = _misfit(beliefs, dealt)
@@ -221,6 +225,8 @@ def sample_dealt(beliefs: Beliefs, rng: random.Random) -> tuple[int, ...]:
     return best
 
 
-def sample_state(view: Any, beliefs: Beliefs, rng: random.Random) -> Any:
+def sample_state(
+    view: Any, beliefs: Beliefs, rng: random.Random, deadline: float | None = None
+) -> Any:
     """A full-information state that the seat cannot tell from the real one."""
-    return state_for(view, sample_dealt(beliefs, rng))
+    return state_for(view, sample_dealt(beliefs, rng, deadline))

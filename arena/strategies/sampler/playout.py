@@ -424,3 +424,25 @@ def bid_policy(state: trianon.TrianonState) -> int:
         if value > best_value:
             best, best_value = trianon.BID_BASE + bid, value
     return best
+
+
+def policy_action(state: trix.TrixState | trianon.TrianonState, rnd: Callable[[], float]) -> int:
+    """The playout policy's own choice at any decision: the search's answer when its
+    time ran out before it could compare the actions."""
+    legal = state.legal
+    if len(legal) == 1:
+        return legal[0]
+    kind = state.kind
+    if isinstance(state, trix.TrixState):
+        if kind == "play":
+            if state.phase:
+                return row_card(state, legal, rnd)
+            return trick_card(state, legal, _penalties(state.contract, state.exposed), rnd)
+        if kind == "expose":
+            return trix_expose(state)
+        return legal[0]
+    if kind == "play":
+        return trianon_card(state, legal, rnd)
+    if kind == "bid":
+        return bid_policy(state)
+    return legal[0]

@@ -21,7 +21,10 @@ rest of the game is in the contract choice's baseline (`bot.py`) and nowhere els
 
 The searches here take a `Budget`: a fixed number of sampled deals (so that tests and
 measured matches repeat exactly) and a wall-clock deadline that cuts the work short
-only when the fixed work would overrun it.
+only when the fixed work would overrun it. The clock is read before every playout,
+so a decision overruns its deadline by one playout at most; when the time runs out
+before one deal has been tried on every action, the playout policy's own choice in
+the deal drawn is the answer (`fallback`).
 """
 
 from __future__ import annotations
@@ -65,7 +68,7 @@ class Evaluation:
     totals: list[float]
     samples: int = 0
     playouts: int = 0
-    notes: dict[str, Any] = field(default_factory=dict)
+    fallback: int | None = None  # the policy's choice when no deal was done in time
 
     def means(self) -> list[float]:
         n = max(1, self.samples)
@@ -116,10 +119,12 @@ def evaluate(
     started = clock()
     row = [0.0] * len(actions)
     while budget.allows(result.samples, started):
-        root = sample_state(view, beliefs, rng)
+        root = sample_state(view, beliefs, rng, deadline)
         for i, action in enumerate(actions):
-            if result.samples and clock() > deadline:
-                return result  # a deal not tried on every action is left out
+            if clock() > deadline:  # a deal not tried on every action is left out
+                if not result.samples:  # the time ran out in the first deal
+                    result.fallback = playout.policy_action(root, rnd)
+                return result
             state = copy(root)
             apply(state, action)
             row[i] = objective(play(state, rnd), seat)
@@ -189,6 +194,7 @@ class TrickTable:
 
     tricks: list[list[int | None]] = field(default_factory=list)
     passing: list[float] = field(default_factory=list)
+    fallback: int | None = None  # the policy's choice when no deal was done in time
 
 
 def declarer_tricks(
@@ -209,11 +215,13 @@ def declarer_tricks(
     done = 0
     clock = time.perf_counter
     while budget.allows(done, started):
-        root = sample_state(view, beliefs, rng)
+        root = sample_state(view, beliefs, rng, budget.deadline)
         row: list[int | None] = []
         for strain in range(6):
-            if done and clock() > budget.deadline:
-                return table  # a deal not tried in every strain is left out
+            if clock() > budget.deadline:  # a deal not tried in every strain is left out
+                if not done:  # the time ran out in the first deal
+                    table.fallback = playout.policy_action(root, rnd)
+                return table
             state = trianon.copy_state(root)
             if _declare(state, seat, strain):
                 playout.play_trianon_deal(state, rnd)
