@@ -14,6 +14,16 @@ the independent sample), its think time per decision asked, and in Trianon how
 often it declared and made its contracts. With `samples` set, every decision does
 a fixed amount of work, so a measurement repeats exactly on any machine (the time
 budget only cuts work that would overrun it).
+
+Measured with `measure_strength(game, 30, "strength", samples=N, budget_ms=5000,
+time_ms=0)`, default rules, margins per game with 95% intervals:
+- Trix, 20 samples: sampler +170.5 [+122.3, +218.7] over greedy (30 matches, 29 ms
+  a decision); greedy +777.6 [+736.0, +819.2] over random.
+- Trianon, 20 samples: sampler +177.5 [+153.6, +201.4] over greedy (30 matches,
+  62 ms a decision; declarer in 289 of 934 deals, 236 made); greedy +354.0
+  [+334.3, +373.7] over random.
+- 60 samples, on the same seeds as far as they ran: Trix +242.9 [+187.3, +298.5]
+  (19 matches), Trianon +221.3 [+191.7, +250.8] (24 matches).
 """
 
 from __future__ import annotations
