@@ -17,7 +17,7 @@ def test_strength_reports_margins_intervals_think_time_and_declarations() -> Non
         samples=1,
         budget_ms=5000,
         time_ms=0,
-        options={"target": 120},
+        options={"target": 60},
     )
     assert [(r.name, r.opponents) for r in rows] == [
         ("sampler[1 samples]", "greedy"),
@@ -31,7 +31,7 @@ def test_strength_reports_margins_intervals_think_time_and_declarations() -> Non
         assert 0 <= row.made <= row.declared <= row.deals
         assert set(row.as_dict()) >= {"margin", "margin_ci", "think_ms", "declared", "made"}
     again = measure_strength(
-        "trianon", 2, "tiny", samples=1, budget_ms=5000, time_ms=0, options={"target": 120},
+        "trianon", 2, "tiny", samples=1, budget_ms=5000, time_ms=0, options={"target": 60},
         yardstick=False,
     )  # fmt: skip
     assert again[0].margins == rows[0].margins  # fixed work: the measurement repeats
