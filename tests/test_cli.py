@@ -195,21 +195,9 @@ def test_demo_runs_the_demo_league_and_the_heuristic_bot_leads(tmp_path) -> None
     result = runner.invoke(app, ["demo", "--league", str(league), "--db", str(tmp_path / "d.db")])
     assert result.exit_code == 0, result.output
     order = _table_order(result.output)
-    assert len(order) == 5 and order[0] == "greedy"
+    assert len(order) == 6 and order[:2] == ["sampler", "greedy"]
     assert order.index("greedy") < order.index("random-py")
     assert order.index("greedy") < order.index("random-js")
-
-
-def test_the_shipped_demo_league_runs_from_any_folder(tmp_path, monkeypatch) -> None:
-    """`arena demo` with no league plays the one the package ships, whose bots are the
-    package's own modules: it needs no checkout (and so no sample_bots/ folder)."""
-    monkeypatch.chdir(tmp_path)
-    result = runner.invoke(app, ["demo", "--db", "demo.db"])
-    assert result.exit_code == 0, result.output
-    order = _table_order(result.output)
-    assert sorted(order) == ["builtin-first", "builtin-random", "greedy", "ladder-0.5", "random-py"]
-    assert order[0] == "greedy"
-    assert order.index("ladder-0.5") < order.index("random-py")
 
 
 def test_replay_command_prints_text_and_json(tmp_path) -> None:

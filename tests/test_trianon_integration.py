@@ -142,12 +142,12 @@ def test_trianon_replays_pass_the_independent_checker(tmp_path, js_bot_installed
     for path in files:
         assert check_replay(json.loads(path.read_text())) == [], path
     summary = run_league(ROOT / "leagues" / "trianon-demo.toml", tmp_path / "demo.db")
-    assert summary.played == summary.scheduled == 10
+    assert summary.played == summary.scheduled == 20  # C(6, 3) tables, once each
     db = open_db(tmp_path / "demo.db")
     try:
         replays = [json.loads(r["replay"]) for r in db["games"].rows]
     finally:
         db.close()
-    assert len(replays) == 60
+    assert len(replays) == 120  # every seating of each table: 6 games a match
     for replay in replays:
         assert check_replay(replay) == []

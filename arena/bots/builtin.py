@@ -1,7 +1,12 @@
-"""In-process bots for speed and tests: `builtin:random` and `builtin:first`.
+"""In-process bots for speed and tests, weakest to strongest: `builtin:first` (the
+fallback move), `builtin:random`, `builtin:greedy` (the heuristic bot) and
+`builtin:sampler[:MS]` (the search bot).
 
 They run inside the referee's process, take the same `Decision` every bot gets, and
 never see more than `Decision.view` (the seat's observation) and the legal actions.
+The greedy and sampler bots are twins of their external versions (`python -m
+arena.strategies.greedy`, `... sampler --budget-ms MS`): given the same game they make
+the same decisions, which tests check through the wire encoding.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from typing import Any
 from arena.cards import seeded_rng
 from arena.errors import ConfigError
 from arena.games.base import Action
-from arena.play.referee import Decision, GameStart
+from arena.play.referee import Decision, GameStart, Player
 
 
 class FirstBot:
@@ -54,15 +59,65 @@ class RandomBot(FirstBot):
         return legal[int(self._random() * len(legal))]
 
 
-BUILTIN_BOTS: dict[str, type[FirstBot]] = {"random": RandomBot, "first": FirstBot}
+def _first(arg: str) -> Player:
+    return FirstBot()
 
 
-def make_builtin(name: str) -> FirstBot:
-    """The built-in bot called `name`; ConfigError listing them otherwise."""
-    try:
-        return BUILTIN_BOTS[name](name)
-    except KeyError:
+def _random(arg: str) -> Player:
+    return RandomBot()
+
+
+def _greedy(arg: str) -> Player:
+    """The greedy heuristic (`arena.strategies.greedy`) through the real wire encoding,
+    as `python -m arena.strategies.greedy` plays it."""
+    from arena.bots.local import SdkPlayer
+    from arena.strategies.greedy import GreedyBot
+
+    return SdkPlayer(GreedyBot())
+
+
+def _sampler(arg: str) -> Player:
+    """The search bot (`arena.strategies.sampler`) in process: `builtin:sampler:MS`
+    thinks MS milliseconds a decision (default 200), as `python -m
+    arena.strategies.sampler --budget-ms MS` does under the default move_timeout."""
+    from arena.bots.sampler import SamplerPlayer
+    from arena.strategies.sampler.bot import DEFAULT_BUDGET_MS
+
+    budget = DEFAULT_BUDGET_MS
+    if arg:
+        try:
+            budget = int(arg)
+        except ValueError:
+            budget = 0
+        if budget <= 0:
+            raise ConfigError(
+                f"builtin:sampler:{arg}: the budget is a whole number of milliseconds "
+                "above 0, e.g. builtin:sampler:200"
+            )
+    return SamplerPlayer(budget_ms=budget, name="sampler")
+
+
+BUILTIN_BOTS: dict[str, tuple[Callable[[str], Player], bool]] = {
+    "random": (_random, False),
+    "first": (_first, False),
+    "greedy": (_greedy, False),
+    "sampler": (_sampler, True),  # takes a budget: builtin:sampler:200
+}
+"""In-process bots by name, weakest to strongest, and whether they take an option."""
+
+
+def make_builtin(spec: str) -> Player:
+    """The built-in bot `spec` names (`random`, `sampler:200`, ...); ConfigError listing
+    them otherwise."""
+    name, colon, arg = spec.partition(":")
+    known = BUILTIN_BOTS.get(name)
+    if known is None:
         raise ConfigError(
-            f"unknown built-in bot 'builtin:{name}'; built-in bots are: "
+            f"unknown built-in bot 'builtin:{spec}'; built-in bots are: "
             + ", ".join(f"builtin:{n}" for n in BUILTIN_BOTS)
-        ) from None
+            + " (builtin:sampler:MS thinks MS milliseconds a decision)"
+        )
+    factory, takes_option = known
+    if colon and not takes_option:
+        raise ConfigError(f"builtin:{name} takes no option; got 'builtin:{spec}'")
+    return factory(arg)

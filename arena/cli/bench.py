@@ -90,3 +90,34 @@ def bench_rating(
             progress=lambda n: typer.echo(f"  {n}/{seeds} leagues played", err=True),
         )  # fmt: skip
     )
+
+
+@command(bench_app, "strength")
+def bench_strength(
+    game: Game = TRIX,
+    matches: Annotated[int, typer.Option(min=1, help="Seat-rotated matches per pairing.")] = 30,
+    seed: Annotated[str, typer.Option(help="Match i is played on the seed SEED-i.")] = "strength",
+    budget_ms: Annotated[
+        float, typer.Option(min=1, help="The sampler's thinking time per decision, in ms.")
+    ] = 200,
+    samples: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Fixed work instead: this many sampled deals per decision (the measurement "
+            "then repeats exactly on any machine; --budget-ms still caps it).",
+        ),
+    ] = None,
+) -> None:
+    """The sampler against greedy bots, and greedy against random bots, in seat-rotated
+    matches: each margin per game with its 95% interval, and the think time per decision."""
+    from arena.bench.strength import measure_strength, render_strength
+
+    rows = measure_strength(
+        game, matches, seed, budget_ms, samples,
+        time_ms=0 if samples else 1000,
+        on_match=lambda bot, i, margin: typer.echo(
+            f"  {bot}: match {i + 1}/{matches}: {margin:+.1f} a game", err=True
+        ),
+    )  # fmt: skip
+    typer.echo(render_strength(rows, game, seed))

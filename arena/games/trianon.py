@@ -290,6 +290,81 @@ def new_deal(
     return state
 
 
+def state_from_deal(
+    hands: tuple[CardSet, ...] | list[CardSet],
+    dealer: int,
+    events: tuple[tuple[int, Action], ...] | list[tuple[int, Action]] = (),
+    options: TrianonOptions | None = None,
+    *,
+    deal_index: int = 0,
+    deal_scores: tuple[tuple[int, ...], ...] | list[tuple[int, ...]] = (),
+    totals: tuple[int, ...] | list[int] | None = None,
+) -> TrianonState:
+    """The state of a deal part-way through: `hands` as dealt, dealer `dealer`, and the
+    deal's `events` so far (as `TrianonView.events` holds them) replayed by the rules.
+
+    For a player's own analysis of a deal whose hidden hands it has guessed (search
+    bots sample the others' hands consistent with their view, N-8, and play the deal
+    on from here): with the keyword arguments copied from the seat's view, `observe`
+    of the result for that seat equals the view the guess was made from.
+    `deal_index`, `deal_scores` and `totals` only set what the view reports; the game
+    ends when this deal ends, whatever the totals.
+
+    Raises ConfigError for hands that are not a deal, and IllegalAction when an event
+    is not legal at its turn (the guessed hands cannot have produced these events).
+    """
+    hands = tuple(hands)
+    if (
+        len(hands) != SEATS
+        or any(h.bit_count() != HAND_SIZE for h in hands)
+        or (hands[0] | hands[1] | hands[2]) != DECK_MASK
+    ):
+        raise ConfigError(
+            "state_from_deal needs three disjoint hands of 12 cards of the 36-card deck"
+        )
+    if dealer not in range(SEATS):
+        raise ConfigError(f"state_from_deal: the dealer must be seat 0, 1 or 2, not {dealer!r}")
+    state = TrianonState("custom", options or TrianonOptions())
+    state.deal_index = deal_index
+    state.deal_limit = deal_index + 1
+    state.first_dealer = (dealer - deal_index) % SEATS  # N-2.2, so that this deal's is `dealer`
+    state.deal_scores = [tuple(s) for s in deal_scores]
+    state.totals = list(totals) if totals is not None else [0, 0, 0]
+    _start_deal(state, hands)
+    for seat, action in events:
+        if seat != state.to_move:
+            raise IllegalAction(
+                f"state_from_deal: event {(seat, _describe_any(action))!r} is not the "
+                f"turn of seat {seat}, but of seat {state.to_move}"
+            )
+        apply(state, action)
+    return state
+
+
+def copy_state(state: TrianonState) -> TrianonState:
+    """An independent copy of `state`: playing on either never changes the other.
+
+    For search over states a player built itself (`state_from_deal`): one replay of
+    the deal, then a copy per line of play to try, instead of a replay per line."""
+    new = TrianonState.__new__(TrianonState)
+    for name in _STATE_SLOTS:
+        setattr(new, name, getattr(state, name))
+    new.hands = state.hands[:]
+    new.events = state.events[:]
+    new.trick = state.trick[:]
+    new.tricks_won = state.tricks_won[:]
+    new.deal_scores = state.deal_scores[:]
+    new.totals = state.totals[:]
+    if state.records:  # the current deal's record holds the events list itself
+        new.records = state.records[:-1] + [{**state.records[-1], "events": new.events}]
+    else:
+        new.records = []
+    return new
+
+
+_STATE_SLOTS = TrianonState.__slots__
+
+
 def _start_deal(state: TrianonState, hands: tuple[CardSet, ...] | None = None) -> None:
     i = state.deal_index
     if hands is None:
@@ -689,6 +764,8 @@ class Trianon:
     options_dict = staticmethod(options_dict)
     new_game = staticmethod(new_game)
     new_deal = staticmethod(new_deal)
+    state_from_deal = staticmethod(state_from_deal)
+    copy_state = staticmethod(copy_state)
     apply = staticmethod(apply)
     apply_legal = staticmethod(apply_legal)
     observe = staticmethod(observe)

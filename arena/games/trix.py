@@ -311,6 +311,99 @@ def new_deal(
     return state
 
 
+def state_from_deal(
+    hands: tuple[CardSet, ...] | list[CardSet],
+    king: int,
+    events: tuple[tuple[int, Action], ...] | list[tuple[int, Action]] = (),
+    options: TrixOptions | None = None,
+    contracts_left: int = ALL_CONTRACTS,
+    *,
+    first_king: int | None = None,
+    deal_index: int = 0,
+    deal_scores: tuple[tuple[int, ...], ...] | list[tuple[int, ...]] = (),
+    totals: tuple[int, ...] | list[int] | None = None,
+) -> TrixState:
+    """The state of a deal part-way through: `hands` as dealt, King `king`, and the
+    deal's `events` so far (as `TrixView.events` holds them) replayed by the rules.
+
+    For a player's own analysis of a deal whose hidden hands it has guessed (search
+    bots sample the others' hands consistent with their view, T-8, and play the deal
+    on from here): with the keyword arguments copied from the seat's view, `observe`
+    of the result for that seat equals the view the guess was made from.
+    `contracts_left` is the King's choice at the deal's start, before this deal's
+    contract (a mask over CONTRACTS; one contract left is played without asking,
+    T-2.5, exactly as in a game). `deal_index`, `first_king`, `deal_scores` and
+    `totals` only set what the view reports. The game ends when this deal ends: no
+    further deal, and no tie-break deal (T-7.3) is started.
+
+    Raises ConfigError for hands that are not a deal, and IllegalAction when an event
+    is not legal at its turn (the guessed hands cannot have produced these events).
+    """
+    hands = tuple(hands)
+    if (
+        len(hands) != SEATS
+        or any(h.bit_count() != 13 for h in hands)
+        or (hands[0] | hands[1] | hands[2] | hands[3]) != FULL_DECK
+    ):
+        raise ConfigError("state_from_deal needs four disjoint hands of 13 cards")
+    if king not in range(SEATS):
+        raise ConfigError(f"state_from_deal: the King must be seat 0..3, not {king!r}")
+    state = TrixState("custom", options or TrixOptions())
+    state.deal_index = deal_index
+    state.deal_count = deal_index + 1
+    state.tiebreak_deals = MAX_TIEBREAK_DEALS  # this deal is the last one
+    state.first_king = king if first_king is None else first_king
+    state.contracts_left = contracts_left
+    state.deal_scores = [tuple(s) for s in deal_scores]
+    state.totals = list(totals) if totals is not None else [0, 0, 0, 0]
+    state.dealt = hands
+    state.hands = list(hands)
+    _begin_deal(state, hands, king)
+    events = list(events)
+    made = len(state.events)  # the contract played without asking (T-2.5)
+    if events[:made] != state.events[: len(events[:made])]:
+        raise IllegalAction(
+            f"state_from_deal: the deal's first events {events[:made]!r} are not the "
+            f"{state.events!r} the rules made"
+        )
+    for seat, action in events[made:]:
+        if seat != state.to_move:
+            raise IllegalAction(
+                f"state_from_deal: event {(seat, describe_action(action))!r} is not the "
+                f"turn of seat {seat}, but of seat {state.to_move}"
+            )
+        apply(state, action)
+    return state
+
+
+def copy_state(state: TrixState) -> TrixState:
+    """An independent copy of `state`: playing on either never changes the other.
+
+    For search over states a player built itself (`state_from_deal`): one replay of
+    the deal, then a copy per line of play to try, instead of a replay per line."""
+    new = TrixState.__new__(TrixState)
+    for name in _STATE_SLOTS:
+        setattr(new, name, getattr(state, name))
+    new.hands = state.hands[:]
+    new.exposed = state.exposed[:]
+    new.events = state.events[:]
+    new.expose_queue = state.expose_queue[:]
+    new.trick = state.trick[:]
+    new.taken = state.taken[:]
+    new.tricks_won = state.tricks_won[:]
+    new.finished = state.finished[:]
+    new.deal_scores = state.deal_scores[:]
+    new.totals = state.totals[:]
+    if state.records:  # the current deal's record holds the events list itself
+        new.records = state.records[:-1] + [{**state.records[-1], "events": new.events}]
+    else:
+        new.records = []
+    return new
+
+
+_STATE_SLOTS = TrixState.__slots__
+
+
 def _start_deal(state: TrixState, hands: tuple[CardSet, ...] | None = None) -> None:
     i = state.deal_index
     if hands is None:
@@ -328,6 +421,13 @@ def _start_deal(state: TrixState, hands: tuple[CardSet, ...] | None = None) -> N
         king = (state.first_king + state.tiebreak_deals) % SEATS
         state.tiebreak_deals += 1
         state.contracts_left = 1 << KING_OF_HEARTS
+    _begin_deal(state, hands, king)
+
+
+def _begin_deal(state: TrixState, hands: tuple[CardSet, ...], king: int) -> None:
+    """A deal's start once its hands and King are known: reset the deal's state, record
+    it, and ask the King for a contract (or play the last one, T-2.5)."""
+    i = state.deal_index
     state.king = king
     state.contract = -1
     state.exposed = [0, 0, 0, 0]
@@ -758,6 +858,8 @@ class Trix:
     options_dict = staticmethod(options_dict)
     new_game = staticmethod(new_game)
     new_deal = staticmethod(new_deal)
+    state_from_deal = staticmethod(state_from_deal)
+    copy_state = staticmethod(copy_state)
     apply = staticmethod(apply)
     apply_legal = staticmethod(apply_legal)
     observe = staticmethod(observe)

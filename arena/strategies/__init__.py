@@ -5,10 +5,14 @@ opponents and baselines.
 - `arena.strategies.ladder`: a bot of known strength, the greedy move with probability
   p, else a random one (`LadderBot`; `arena bench rating` plays it in process);
 - `arena.strategies.uniform`: a uniformly random legal move (`RandomBot`, the
-  benchmarks' external bot).
+  benchmarks' external bot);
+- `arena.strategies.sampler`: a search bot (`SamplerBot`): it samples the hidden hands
+  its seat's observation allows and plays each legal action forward in every sample
+  with the project's own engine, in its own process.
 
-Each plays from what the SDK decodes, as an external bot does (none imports the rules
-engine), and each runs as one: `python -m arena.strategies.greedy`. The scripts in
+Each plays from what the SDK decodes, as an external bot does (the sampler rebuilds the
+engine's view of its seat from it; none reads anything the referee holds), and each
+runs as one: `python -m arena.strategies.greedy`. The scripts in
 `sample_bots/` are thin wrappers over them; nothing in `arena` reaches into that folder,
 so an installed package (not editable) has all it needs. Importing this package
 imports nothing else.
