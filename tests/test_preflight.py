@@ -250,15 +250,18 @@ def test_a_resumed_league_checks_its_entrants_again(tmp_path, monkeypatch) -> No
     assert marked_processes(str(bot)) == []
 
 
-def test_the_check_starts_entrants_together_and_ends_every_process(tmp_path) -> None:
+@pytest.mark.parametrize("sandbox", ["on", "off"])
+def test_the_check_starts_entrants_together_and_ends_every_process(tmp_path, sandbox) -> None:
     """Four bots that never listen, startup_timeout 2 s: four at a time the check takes
     one timeout, not four; two at a time, at least two. A grpc: entrant is reached
     (here: nothing listens at its socket), a builtin: one is not started; and no
-    process the check started is left when it returns."""
+    process the check started is left when it returns, in the sandbox or without (where
+    nothing but the check itself ends them)."""
     folder = tmp_path / "league"
     folder.mkdir()
     path = _league(folder, startup=2.0)
-    text = path.read_text()
+    text = path.read_text().replace("[limits]\n", f'[limits]\nsandbox = "{sandbox}"\n')
+    assert f'sandbox = "{sandbox}"' in text
     for copy in ("silent-2", "silent-3", "silent-4"):
         text += f'\n[[entrant]]\nname = "{copy}"\nbot = "python bots/silent_bot.py {copy}"\n'
     text += f'\n[[entrant]]\nname = "remote"\nbot = "grpc:unix:{tmp_path / "none.sock"}"\n'
