@@ -140,7 +140,7 @@ def test_a_league_with_bots_that_cannot_start_stops_before_playing_then_resumes_
         refused = _arena("run", str(path), "--db", str(db_path), "--workers", "2")
         assert refused.returncode == 2, refused.stderr
         errors = [line for line in refused.stderr.splitlines() if line.startswith("error:")]
-        assert len(errors) == 1 and "3 of 4 started entrants" in errors[0]
+        assert len(errors) == 1 and "3 of the 4 entrants checked" in errors[0]
         assert "Traceback" not in refused.stderr
         error = refused.stderr[refused.stderr.index("error:") :]
         assert sorted(_listed(error)) == sorted(BROKEN)  # all three, in one list; good is not

@@ -82,7 +82,8 @@ def check_entrants(
     """Start every entrant named in `names` that needs it, `parallel` at a time, and
     end each once it has shaken hands; one `EntrantCheck` each, in the league file's
     order. `say` is told the progress, one line at a time, from this thread."""
-    entrants = [e for e in config.entrants if e.name in set(names) and needs_check(e)]
+    wanted = set(names)
+    entrants = [e for e in config.entrants if e.name in wanted and needs_check(e)]
     if not entrants:
         return []
     tell = say or (lambda _text: None)
@@ -95,9 +96,10 @@ def check_entrants(
     results: dict[str, EntrantCheck] = {}
     pool = ThreadPoolExecutor(max_workers=max(1, parallel), thread_name_prefix="preflight")
     try:
+        place = {e.name: i for i, e in enumerate(config.entrants)}  # stable log names
         futures = {
-            pool.submit(check_entrant, config, entrant, index, log_dir, db_path): entrant
-            for index, entrant in enumerate(entrants)
+            pool.submit(check_entrant, config, entrant, place[entrant.name], log_dir, db_path)
+            for entrant in entrants
         }
         for future in as_completed(futures):
             check = future.result()
@@ -120,8 +122,10 @@ def check_entrants(
 def check_entrant(
     config: LeagueConfig, entrant: Entrant, index: int, log_dir: Path, db_path: Path
 ) -> EntrantCheck:
-    """Start one entrant as a worker would, shake hands, end it (on this thread's event
-    loop, closed afterwards: the pool's threads do not outlive the check)."""
+    """Start one entrant as a worker would, shake hands, end it, all on this thread: its
+    event loop is closed afterwards (the pool's threads do not outlive the check), and a
+    sandboxed bot dies with the thread that started it (bubblewrap's --die-with-parent
+    follows the thread), so it must never be handed to another thread."""
     prefix = f"preflight-{index:03d}-{slug(entrant.name, 'entrant', 40)}-"
     log = seat_log_path(log_dir, prefix, 0, entrant.bot)
     started = time.monotonic()
@@ -144,8 +148,8 @@ def refuse_broken(config: LeagueConfig, checks: Sequence[EntrantCheck]) -> None:
     if not broken:
         return
     raise ConfigError(
-        f"{config.path}: {len(broken)} of {len(checks)} started entrants of league "
-        f"{config.name!r} cannot start, so no match was played:\n"
+        f"{config.path}: {len(broken)} of the {len(checks)} entrants checked before the "
+        f"first match of league {config.name!r} cannot start, so no match was played:\n"
         + "\n".join(c.describe() for c in broken)
         + f"\nFix them and run again (the check runs on every run), or pass {ALLOW_BROKEN} "
         "to play anyway: a bot that cannot start in a match plays fallback moves there, "
