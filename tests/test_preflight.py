@@ -276,7 +276,7 @@ def test_the_check_starts_entrants_together_and_ends_every_process(tmp_path, san
         )
         together = time.monotonic() - started
         assert [c.name for c in checks] == silent and not any(c.ok for c in checks)
-        assert 2.0 <= together < 6.0  # one after another would take 8 s
+        assert 2.0 <= together < 7.0  # one after another takes at least 8 s
         assert marked_processes(str(folder / "bots")) == []
 
         started = time.monotonic()
