@@ -553,12 +553,13 @@ def test_until_separated_stops_scheduling_when_the_ranking_settles(tmp_path, mon
     assert without.played == 10 and not without.stopped_early
 
 
-def test_a_bot_that_cannot_start_does_not_stop_the_league(tmp_path) -> None:
+def test_a_bot_that_cannot_start_does_not_stop_a_league_allowed_to_play_broken(tmp_path):
     broken = {'name = "first-b"\nbot = "builtin:first"': 'name = "first-b"\nbot = "no-such-xyz"'}
     path = write_league(tmp_path, **broken)
     assert "no-such-xyz" in path.read_text()
-    summary = run_league(path, tmp_path / "f.db", workers=1)
-    assert summary.played == 5
+    summary = run_league(path, tmp_path / "f.db", workers=1, allow_broken=True)
+    assert summary.played == 5 and summary.broken == ["first-b"]
+    assert summary.start_failed == ["first-b"] and summary.start_failures == 16 * 5
     db = sqlite3.connect(tmp_path / "f.db")
     kinds = db.execute("SELECT DISTINCT entrant, kind FROM faults").fetchall()
     db.close()

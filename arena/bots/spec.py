@@ -94,6 +94,12 @@ def spec_slug(spec: str) -> str:
     return slug(" ".join(words))
 
 
+def seat_log_path(log_dir: Path, log_prefix: str, seat: int, spec: str) -> Path:
+    """Where `started_players` puts the log of the bot at `seat`: callers that report a
+    start-up failure name the file from this, not from a copy of the rule."""
+    return log_dir / f"{log_prefix}seat{seat}-{spec_slug(spec)}.log"
+
+
 def unique_names(names: list[str]) -> list[str]:
     """Names as bots give them, with `#2`, `#3` appended when a name repeats.
 
@@ -137,7 +143,7 @@ def started_players(
     players: list[Player] = []
     try:
         for seat, spec in enumerate(specs):
-            log = log_dir / f"{log_prefix}seat{seat}-{spec_slug(spec)}.log"
+            log = seat_log_path(log_dir, log_prefix, seat, spec)
             players.append(make_player(spec, settings, log, base_dir, sandbox))
         remote = [p for p in players if isinstance(p, RemotePlayer)]
         failed: set[int] = set()

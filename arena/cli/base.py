@@ -43,6 +43,12 @@ class SandboxMode(StrEnum):
     OFF = "off"
 
 
+FAULT_EXIT_CODE = 3
+"""`arena run` and `arena play --fail-on-fault`: everything ran and was printed (and
+stored), but bots faulted: start-failures in a league run, any fault with the flag.
+Distinct from 2 (an `error:`, nothing or not everything ran) and 130 (interrupted)."""
+
+
 def fail(message: str) -> None:
     """Print `error: MESSAGE` on stderr and exit with code 2."""
     typer.echo(f"error: {message}", err=True)

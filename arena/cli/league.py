@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from arena.cli.base import command
+from arena.cli.base import FAULT_EXIT_CODE, command
 from arena.league.formats import TableFormat
 
 TableFormatOption = Annotated[
@@ -36,16 +36,53 @@ def run(
         ),
     ] = False,
     fmt: TableFormatOption = TableFormat.TEXT,
+    allow_broken: Annotated[
+        bool,
+        typer.Option(
+            "--allow-broken",
+            help="Play even when the pre-flight check finds entrants that cannot start: their "
+            "seats play fallback moves, recorded as start-failure faults (exit code 3).",
+        ),
+    ] = False,
+    fail_on_fault: Annotated[
+        bool,
+        typer.Option(
+            "--fail-on-fault",
+            help=f"Exit with code {FAULT_EXIT_CODE} when any match played now had any fault, "
+            "not only start-failures.",
+        ),
+    ] = False,
 ) -> None:
-    """Run a league (or resume it: stored matches are never played again) and print its table."""
+    """Run a league (or resume it: stored matches are never played again) and print its table.
+
+    Before the first match, every started entrant is launched once, greeted and ended: when
+    one cannot start, they are all listed and nothing is played (unless --allow-broken).
+
+    Exit codes: 0 done; 2 an error (the league file, a bot that cannot start, ...: nothing
+    more is played); 3 every match was played and stored and the table printed, but a match
+    played now had start-failure faults (with --fail-on-fault: any fault); 130 interrupted
+    (the matches stored so far are kept).
+    """
     from arena.cli.progress import LeagueProgress
     from arena.league.reports import table_report
     from arena.league.runner import run_league
 
     with LeagueProgress() as progress:
-        summary = run_league(league, db, workers, until_separated, progress.update, progress.note)
+        summary = run_league(
+            league,
+            db,
+            workers,
+            until_separated,
+            progress.update,
+            progress.note,
+            allow_broken=allow_broken,
+        )
     typer.echo(summary.describe())
     typer.echo(table_report(summary.db_path, summary.league, fmt))
+    problem = summary.fault_problem(any_fault=fail_on_fault)
+    if problem:
+        typer.echo(f"exit code {FAULT_EXIT_CODE}: {problem}", err=True)
+        raise typer.Exit(FAULT_EXIT_CODE)
 
 
 @command(interrupted=INTERRUPTED, interrupted_code=130)

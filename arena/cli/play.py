@@ -13,6 +13,7 @@ import typer
 from arena.bots.remote.settings import RemoteSettings, TransportKind
 from arena.bots.sandbox import Sandbox, sandbox_notice
 from arena.cli.base import (
+    FAULT_EXIT_CODE,
     TRIX,
     Game,
     LogDir,
@@ -103,8 +104,19 @@ def play(
     transport: Transport = TransportKind.STREAM,
     logs: LogDir = Path("arena-logs"),
     sandbox_mode: Sandboxing = SandboxMode.ON,
+    fail_on_fault: Annotated[
+        bool,
+        typer.Option(
+            "--fail-on-fault",
+            help=f"Exit with code {FAULT_EXIT_CODE} when any game had a fault (after printing "
+            "everything), for scripts and CI.",
+        ),
+    ] = False,
 ) -> None:
-    """Play games (or seat-rotated matches) between bots and print the results."""
+    """Play games (or seat-rotated matches) between bots and print the results.
+
+    Exit codes: 0 done (faults or not, unless --fail-on-fault); 2 an error; 3 with
+    --fail-on-fault, when any game had a fault."""
     from arena.bots.sessions import MatchPlayed, SessionRequest, play_session
 
     request = SessionRequest(
@@ -121,6 +133,7 @@ def play(
     )
     writer = ReplayWriter(replays) if replays is not None else None
     series = SeriesTotals()
+    faults = faulty_games = 0
     with closing(play_session(request)) as session:
         for played in session:
             if isinstance(played, MatchPlayed):
@@ -128,6 +141,8 @@ def play(
                 if not as_json:
                     typer.echo(_match_line(played))
                 continue
+            faults += len(played.result.faults)
+            faulty_games += bool(played.result.faults)
             path = writer.write(played.result.replay) if writer else None
             typer.echo(_game_json(played, path) if as_json else _game_text(played))
     if matches and not as_json:
@@ -135,6 +150,17 @@ def play(
             f"mean score per game over {matches} matches ({series.games} games): "
             + "  ".join(f"{n} {mean:+.1f}" for n, mean in series.means().items())
         )
+    if fail_on_fault and faults:
+        typer.echo(
+            f"exit code {FAULT_EXIT_CODE} (--fail-on-fault): {_count(faults, 'fault')} in "
+            f"{_count(faulty_games, 'game')} of those played",
+            err=True,
+        )
+        raise typer.Exit(FAULT_EXIT_CODE)
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def _game_json(played: GamePlayed, path: Path | None) -> str:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,9 @@ from arena.errors import ConfigError, StorageError
 from arena.games import get_game
 from arena.league.config import LeagueConfig, load_league
 from arena.league.lock import league_lock
+from arena.league.preflight import broken_notice, check_entrants, parallel_starts, refuse_broken
 from arena.league.ratings import MatchOutcome, Rater, rate_prefix
+from arena.league.records import PlayedMatch
 from arena.league.schedule import ScheduledMatch, build_schedule
 from arena.league.separation import StopRule, stop_check
 from arena.league.store import (
@@ -39,6 +42,7 @@ from arena.league.store import (
     stored_match_indexes,
 )
 from arena.league.worker import play_scheduled_match, worker_init
+from arena.play.faults import FaultKind
 
 
 def league_schedule(config: LeagueConfig) -> list[ScheduledMatch]:
@@ -73,6 +77,10 @@ class RunSummary:
     played: int
     stopped_early: str = ""
     interrupted: bool = False
+    checked: int = 0  # entrants the pre-flight check started
+    broken: list[str] = field(default_factory=list)  # of which could not (--allow-broken)
+    faults: dict[str, int] = field(default_factory=dict)  # kind -> count, matches played now
+    start_failed: list[str] = field(default_factory=list)  # entrants charged start-failures now
 
     def describe(self) -> str:
         """The line `arena run` prints before the table."""
@@ -82,6 +90,44 @@ class RunSummary:
             + (f"; stopped early: {self.stopped_early}" if self.stopped_early else "")
             + f" (database {self.db_path})"
         )
+
+    @property
+    def start_failures(self) -> int:
+        """`start-failure` faults in the matches played now."""
+        return self.faults.get(FaultKind.START_FAILURE, 0)
+
+    def add_faults(self, played: PlayedMatch) -> None:
+        """Count the faults of a match just played, by kind, and who failed to start."""
+        for game in played.games:
+            for fault in game.replay["faults"]:
+                kind = fault["kind"]
+                self.faults[kind] = self.faults.get(kind, 0) + 1
+                entrant = game.players[fault["seat"]]
+                if kind == FaultKind.START_FAILURE and entrant not in self.start_failed:
+                    self.start_failed.append(entrant)
+
+    def fault_problem(self, any_fault: bool = False) -> str:
+        """Why `arena run` ends with a non-zero exit code though every match was played
+        and stored: start-failures in the matches played now (always), or any fault
+        there (`any_fault`, from --fail-on-fault); "" when there is none."""
+        total = sum(self.faults.values())
+        where = (
+            f"in the {self.played} matches played now (`arena faults --db "
+            f"{shlex.quote(str(self.db_path))} --league {shlex.quote(self.league)}` shows each"
+        )
+        if self.start_failures:
+            return (
+                f"{_count(self.start_failures, 'start-failure fault')} {where}, with its log): "
+                f"{', '.join(self.start_failed)} could not start"
+            )
+        if any_fault and total:
+            kinds = ", ".join(f"{count} {kind}" for kind, count in sorted(self.faults.items()))
+            return f"{_count(total, 'fault')} ({kinds}) {where})"
+        return ""
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")
 
 
 Progress = Callable[[dict[str, Any]], None]
@@ -105,16 +151,23 @@ def run_league(
     until_separated: bool = False,
     progress: Progress | None = None,
     notice: Callable[[str], None] | None = None,
+    allow_broken: bool = False,
 ) -> RunSummary:
     """Run (or resume) a league; returns what was done. Ctrl-C stops cleanly. `notice`
-    is told, once, when started bots will not be fully sandboxed."""
+    is told, once, when started bots will not be fully sandboxed, and the pre-flight
+    check's progress, a line at a time.
+
+    Before the first match, every started entrant of the matches left to play is
+    launched once, greeted and ended (arena/league/preflight.py): when one cannot
+    start, ConfigError lists them all and nothing is played, unless `allow_broken`
+    (then their seats play fallback moves, recorded as start-failure faults)."""
     config = load_league(config_path)
     said = sandbox_notice(config)  # refuses here, before anything runs, if it cannot be had
     if said and notice:
         notice(said)
     db_path = Path(db_path) if db_path else default_db_path(config)
     with league_lock(db_path, config.name):
-        return _run(config, db_path, workers, until_separated, progress)
+        return _run(config, db_path, workers, until_separated, progress, notice, allow_broken)
 
 
 def _run(
@@ -123,6 +176,8 @@ def _run(
     workers: int | None,
     until_separated: bool,
     progress: Progress | None,
+    notice: Callable[[str], None] | None,
+    allow_broken: bool,
 ) -> RunSummary:
     """`run_league` once the league's lock is held."""
     db = open_db(db_path)
@@ -149,6 +204,12 @@ def _run(
     if pending:  # a folder per run that plays: no run writes over another's logs
         log_dir = run_log_folder(log_dir)
     workers = max(1, workers or os.cpu_count() or 1)
+    if pending:
+        try:
+            _preflight(config, pending, log_dir, db_path, workers, allow_broken, notice, summary)
+        except BaseException:  # a refusal or Ctrl-C: nothing was played
+            db.close()
+            raise
     started = time.monotonic()
     games_done = 0
     executor = ProcessPoolExecutor(
@@ -175,6 +236,7 @@ def _run(
                 played = future.result()
                 store_match(db, league_id, played)
                 summary.played += 1
+                summary.add_faults(played)
                 games_done += len(played.games)
                 outcomes[played.index] = played.outcome()
                 next_idx, rows = rate_prefix(outcomes, rater, next_idx)
@@ -221,6 +283,30 @@ def _kept(err: StorageError, db_path: Path, stored: int | None) -> str:
         f"{err} ({db_path}); the run stopped and {kept}: free some space, or make the "
         "database writable, and run the league again to resume it"
     )
+
+
+def _preflight(
+    config: LeagueConfig,
+    pending: list[ScheduledMatch],
+    log_dir: Path,
+    db_path: Path,
+    workers: int,
+    allow_broken: bool,
+    notice: Callable[[str], None] | None,
+    summary: RunSummary,
+) -> None:
+    """The pre-flight check of the entrants of the matches left to play: raises
+    ConfigError naming every one that cannot start, unless `allow_broken`."""
+    names = {name for match in pending for name in match.entrants}
+    parallel = parallel_starts(workers, get_game(config.game).seats)
+    checks = check_entrants(config, sorted(names), log_dir, db_path, parallel, notice)
+    summary.checked = len(checks)
+    summary.broken = [c.name for c in checks if not c.ok]
+    if not allow_broken:
+        refuse_broken(config, checks)
+    said = broken_notice(checks)
+    if said and notice:
+        notice(said)
 
 
 def _settled(outcomes: dict[int, MatchOutcome], rated: int, rater: Rater, rule: StopRule) -> bool:

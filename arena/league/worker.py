@@ -13,6 +13,8 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from arena.bots.process import descendants, kill_all_now
@@ -23,7 +25,7 @@ from arena.league.config import LeagueConfig
 from arena.league.records import PlayedGame, PlayedMatch
 from arena.league.schedule import ScheduledMatch
 from arena.play.matches import play_match
-from arena.play.referee import RefereeSettings
+from arena.play.referee import Player, RefereeSettings
 
 
 def worker_init(parent: int) -> None:
@@ -88,23 +90,11 @@ def play_scheduled_match(
     worker never reads the league file, so editing it during a run changes no match
     already scheduled, and a worker elsewhere needs nothing but this call's arguments."""
     game = get_game(config.game)
-    limits = config.limits
-    settings = RemoteSettings(
-        limits.move_timeout, limits.startup_timeout, limits.time_bank, limits.transport
-    )
     bots = {e.name: e.bot for e in config.entrants}
     specs = [bots[name] for name in match.entrants]
     started = time.monotonic()
-    with started_players(
-        specs,
-        config.game,
-        game.options_dict(config.options),
-        settings,
-        Path(log_dir),
-        base_dir=config.base_dir,
-        log_prefix=f"match{match.index:05d}-",
-        tolerate_start_failures=True,
-        sandbox=limits.sandbox_settings(_private_paths(db_path, log_dir)),
+    with league_players(
+        config, specs, Path(log_dir), db_path, f"match{match.index:05d}-", True
     ) as players:
         result = play_match(
             game,
@@ -112,7 +102,7 @@ def play_scheduled_match(
             list(match.entrants),
             match.seed,
             config.options,
-            RefereeSettings(max_faults=limits.max_faults),
+            RefereeSettings(max_faults=config.limits.max_faults),
             rotations=config.rotations,
         )
     games = tuple(
@@ -128,6 +118,36 @@ def play_scheduled_match(
     )
     return PlayedMatch(
         match.index, match.seed, tuple(match.entrants), games, time.monotonic() - started
+    )
+
+
+def league_players(
+    config: LeagueConfig,
+    specs: Sequence[str],
+    log_dir: Path,
+    db_path: str | Path = "",
+    log_prefix: str = "",
+    tolerate_start_failures: bool = False,
+) -> AbstractContextManager[list[Player]]:
+    """`started_players` for `specs` as this league starts its bots: its limits, its
+    sandbox (hiding the database and the logs), its folder for relative paths, and
+    `log_dir`. The one place that says so, for the matches and for the pre-flight
+    check of `arena run` (arena/league/preflight.py), which must start a bot exactly
+    as its matches will."""
+    limits = config.limits
+    settings = RemoteSettings(
+        limits.move_timeout, limits.startup_timeout, limits.time_bank, limits.transport
+    )
+    return started_players(
+        specs,
+        config.game,
+        get_game(config.game).options_dict(config.options),
+        settings,
+        log_dir,
+        base_dir=config.base_dir,
+        log_prefix=log_prefix,
+        tolerate_start_failures=tolerate_start_failures,
+        sandbox=limits.sandbox_settings(_private_paths(str(db_path), str(log_dir))),
     )
 
 
