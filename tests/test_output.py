@@ -40,9 +40,7 @@ HOSTILE_NAMES = {  # what: (name, what the refusal says)
 
 
 def entrants_toml(names: list[str], bot: str = "builtin:random") -> str:
-    return "\n".join(
-        f'[[entrant]]\nname = {_toml_string(n)}\nbot = "{bot}"\n' for n in names
-    )
+    return "\n".join(f'[[entrant]]\nname = {_toml_string(n)}\nbot = "{bot}"\n' for n in names)
 
 
 def _toml_string(text: str) -> str:
@@ -54,7 +52,11 @@ def _toml_string(text: str) -> str:
 
 
 def write_builtin_league(
-    folder: Path, names: list[str], name: str = "out", game: str = "trix", rounds: int = 1,
+    folder: Path,
+    names: list[str],
+    name: str = "out",
+    game: str = "trix",
+    rounds: int = 1,
     rules: str = "kingdoms = 1",
 ) -> Path:
     path = folder / f"{name}.toml"
