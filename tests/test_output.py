@@ -517,3 +517,20 @@ def test_an_older_database_learns_its_schedule_and_keeps_its_game_ids(tmp_path: 
     after = _game_ids(db)
     assert {k: v for k, v in after.items() if k in before} == before  # old ids unchanged
     assert sorted(v for k, v in after.items() if k not in before) == [1017, 1018, 1019, 1020]
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_the_progress_shows_a_leaders_name_as_text_not_markup(
+    terminal: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rich.console import Console
+
+    from arena.cli.progress import LeagueProgress
+
+    screen = io.StringIO()
+    console = Console(file=screen, force_terminal=terminal, width=200)
+    info = {"done": 1, "played": 1, "total": 2, "games": 4, "elapsed": 1.0, "remaining": 1}
+    with LeagueProgress(console) as progress:
+        progress.update({**info, "leader": ("[/oops] [bold]x\x1b[2J", 21.5)})
+    shown = screen.getvalue() if terminal else capsys.readouterr().err
+    assert "leader [/oops] [bold]x?[2J (21.5)" in shown, shown
