@@ -62,7 +62,7 @@ def _match_totals(db_path) -> dict[int, dict[str, int]]:
 def test_table_margin_interval_is_over_one_sample_per_match(db_path) -> None:
     result = CliRunner().invoke(app, ["table", "--db", str(db_path), "--format", "json"])
     assert result.exit_code == 0, result.output
-    rows = {r["name"]: r for r in json.loads(result.output)}
+    rows = {r["name"]: r for r in json.loads(result.stdout)}
     matches = _match_totals(db_path)
     assert len(matches) == 3
     assert set(rows) == {"first", "r1", "r2", "r3"}

@@ -30,6 +30,8 @@ from arena.errors import ConfigError
 from arena.wire.loop import VARIABLE as LOOP_VARIABLE
 from arena.wire.protocol import ADDRESS_VARIABLE
 from arena.wire.runtime import VARIABLE as GRPC_VARIABLE
+from arena.wire.runtime import VERBOSITY as GRPC_VERBOSITY
+from arena.wire.runtime import bot_verbosity
 
 MARKER_VARIABLE = "ARENA_BOT_ID"  # in every started bot's environment: finds its orphans
 LOG_CAP_BYTES = 1 << 20  # per bot process and match
@@ -183,6 +185,7 @@ class BotProcess:
             ADDRESS_VARIABLE: f"unix:{inside}",
             MARKER_VARIABLE: self.bot_id,
             "PYTHONUNBUFFERED": "1",
+            GRPC_VERBOSITY: bot_verbosity(),  # gRPC core's errors, into the bot's log
         }
         for name in (GRPC_VARIABLE, LOOP_VARIABLE):  # gRPC's I/O path and the event loop,
             if name in os.environ:  # into the sandbox too (it clears the environment)

@@ -115,3 +115,12 @@ LeagueDb = Annotated[Path, typer.Option(help="The league database.")]
 LatestLeague = Annotated[
     str | None, typer.Option(help="The league's name (default: the latest league).")
 ]
+WithLeague = Annotated[
+    bool,
+    typer.Option(
+        "--with-league",
+        help='With --format json: print {"league": {...}, "rows": [...]}, the rows with the '
+        "league, game, seed, matches stored of scheduled, time and arena version, instead "
+        "of the list of rows.",
+    ),
+]

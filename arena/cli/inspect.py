@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from arena.cli.base import LatestLeague, LeagueDb, command
+from arena.cli.base import LatestLeague, LeagueDb, WithLeague, command
 from arena.league.formats import TableFormat, TextOrJson
 
 TextOrJsonOption = Annotated[TextOrJson, typer.Option("--format", help="The output format.")]
@@ -18,14 +18,26 @@ TextOrJsonOption = Annotated[TextOrJson, typer.Option("--format", help="The outp
 def table(
     db: LeagueDb = Path("arena.db"),
     league: LatestLeague = None,
-    fmt: Annotated[TableFormat, typer.Option("--format", help="The output format.")] = (
-        TableFormat.TEXT
-    ),
+    fmt: Annotated[
+        TableFormat,
+        typer.Option(
+            "--format",
+            help="The output format. With json or csv, stdout holds the table alone and the "
+            "league's lines go to stderr.",
+        ),
+    ] = TableFormat.TEXT,
+    with_league: WithLeague = False,
 ) -> None:
-    """Show a league table: place, rating (mu - 3 sigma), mu, sigma, scores, margins, faults."""
+    """Show a league table: place, rating (mu - 3 sigma), mu, sigma, scores, margins, faults.
+
+    Text and markdown tables begin with what they are: the league, game, seed, matches
+    stored of scheduled, when the last was stored, and the arena's version."""
     from arena.league.reports import table_report
 
-    typer.echo(table_report(db, league, fmt))
+    report = table_report(db, league, fmt, with_league)
+    if report.note:
+        typer.echo(report.note, err=True)
+    typer.echo(report.out, color=True)  # as it is: CSV cells are data (text is made safe)
 
 
 @command()

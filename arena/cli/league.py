@@ -7,11 +7,16 @@ from typing import Annotated
 
 import typer
 
-from arena.cli.base import FAULT_EXIT_CODE, command
+from arena.cli.base import FAULT_EXIT_CODE, WithLeague, command
 from arena.league.formats import TableFormat
 
 TableFormatOption = Annotated[
-    TableFormat, typer.Option("--format", help="Table format at the end.")
+    TableFormat,
+    typer.Option(
+        "--format",
+        help="Table format at the end. With json or csv, stdout holds the table alone and "
+        "the summary and the league's lines go to stderr.",
+    ),
 ]
 
 
@@ -52,6 +57,7 @@ def run(
             "not only start-failures.",
         ),
     ] = False,
+    with_league: WithLeague = False,
 ) -> None:
     """Run a league (or resume it: stored matches are never played again) and print its table.
 
@@ -64,9 +70,10 @@ def run(
     (the matches stored so far are kept).
     """
     from arena.cli.progress import LeagueProgress
-    from arena.league.reports import table_report
+    from arena.league.reports import check_table_options, table_report
     from arena.league.runner import run_league
 
+    check_table_options(fmt, with_league)  # before the league runs, not after
     with LeagueProgress() as progress:
         summary = run_league(
             league,
@@ -77,8 +84,12 @@ def run(
             progress.note,
             allow_broken=allow_broken,
         )
-    typer.echo(summary.describe())
-    typer.echo(table_report(summary.db_path, summary.league, fmt))
+    report = table_report(summary.db_path, summary.league, fmt, with_league)
+    machine = fmt in (TableFormat.JSON, TableFormat.CSV)
+    typer.echo(summary.describe(), err=machine)  # stdout holds only the table's data
+    if report.note:
+        typer.echo(report.note, err=True)
+    typer.echo(report.out, color=True)  # as it is: CSV cells are data (text is made safe)
     problem = summary.fault_problem(any_fault=fail_on_fault)
     if problem:
         typer.echo(f"exit code {FAULT_EXIT_CODE}: {problem}", err=True)

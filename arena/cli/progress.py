@@ -8,6 +8,8 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from arena.league.formats import text_safe
+
 
 class LeagueProgress:
     """Matches done of total, games per minute, time left, and the current leader."""
@@ -26,7 +28,7 @@ class LeagueProgress:
                 MofNCompleteColumn(),
                 TextColumn("{task.fields[rate]}"),
                 TimeRemainingColumn(),
-                TextColumn("{task.fields[leader]}"),
+                TextColumn("{task.fields[leader]}", markup=False),  # a name is not markup
                 console=self.console,
             )
             self._progress.__enter__()
@@ -45,7 +47,7 @@ class LeagueProgress:
         minutes = max(info["elapsed"], 1e-9) / 60
         rate = f"{info['games'] / minutes:.0f} games/min"
         name, rating = info["leader"]
-        leader = f"leader {name} ({rating:.1f})"
+        leader = f"leader {text_safe(name)} ({rating:.1f})"
         if self._progress is not None:
             self._progress.update(
                 self._task, total=info["total"], completed=info["done"], rate=rate, leader=leader

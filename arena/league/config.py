@@ -171,6 +171,28 @@ def bot_spec_problem(spec: str) -> str | None:
     return None
 
 
+ENTRANT_NAME_LIMIT = 64  # characters, as a bot's name from its handshake
+
+
+def check_entrant_name(name: str) -> str | None:
+    """What is wrong with an `[[entrant]]` name (None when nothing is). A name is printed
+    in every table (text, markdown, CSV), report and log folder: a newline, an escape
+    sequence or a `|` in it would break a table's rows or columns, and surrounding or
+    nothing but spaces would make two entrants look alike or show nothing."""
+    if not name.strip():
+        return "must not be empty: give the entrant a name its table can show"
+    if name != name.strip():
+        return f"{name!r} must not begin or end with spaces"
+    bad = next((ch for ch in name if not ch.isprintable()), None)
+    if bad is not None:
+        return f"{name!r} must be printable text: it holds the control character {bad!r}"
+    if "|" in name:
+        return f"{name!r} must not hold '|': it separates a markdown table's columns"
+    if len(name) > ENTRANT_NAME_LIMIT:
+        return f"{name!r} must be at most {ENTRANT_NAME_LIMIT} characters; it has {len(name)}"
+    return None
+
+
 def load_league(path: str | Path) -> LeagueConfig:
     """Read and validate a league file; ConfigError says what to fix."""
     path = Path(path)
@@ -249,6 +271,9 @@ def load_league(path: str | Path) -> LeagueConfig:
             ent.get("name", str, None, "the entrant's name (a string)"),
             ent.get("bot", str, None, "a bot spec: builtin:NAME, grpc:... or a command"),
         )
+        problem = check_entrant_name(entrant.name)
+        if problem:
+            ent.fail("name", problem)
         problem = bot_spec_problem(entrant.bot)
         if problem:
             ent.fail("bot", f"of {entrant.name!r}: {problem}")

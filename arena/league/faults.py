@@ -19,7 +19,7 @@ import sqlite_utils
 
 from arena.errors import ConfigError
 from arena.league import store
-from arena.league.formats import TextOrJson
+from arena.league.formats import TextOrJson, text_safe
 
 FORMATS = tuple(TextOrJson)
 
@@ -59,7 +59,9 @@ def fault_rows(
 
 
 def _shown(value: Any) -> str:
-    return "-" if value is None or value == "" else str(value)
+    """A fault's field for the text report: "-" when unknown, and never a control
+    character (what came back is the bot's own text)."""
+    return "-" if value is None or value == "" else text_safe(str(value))
 
 
 def render_faults(rows: Sequence[dict[str, Any]], fmt: str = TextOrJson.TEXT) -> str:
@@ -73,14 +75,15 @@ def render_faults(rows: Sequence[dict[str, Any]], fmt: str = TextOrJson.TEXT) ->
         blocks.append(
             "\n".join(
                 [
-                    f"{row['entrant']}: {row['kind']} in game {row['game_id']} ({row['game']}, "
+                    f"{text_safe(row['entrant'])}: {row['kind']} in game {row['game_id']} "
+                    f"({row['game']}, "
                     f"match {row['match']} rotation {row['rotation']}, seat {row['seat']}), "
                     f"deal {row['deal']}, decision {_shown(row['decision'])}"
                     + (f" (replay event {row['event']})" if row["event"] is not None else ""),
                     f"  expected: {_shown(row['expected'])}",
                     f"  got:      {_shown(row['got'])}",
                     f"  log:      {_shown(row['log'])}",
-                    f"  detail:   {row['detail'].splitlines()[0] if row['detail'] else '-'}",
+                    f"  detail:   {_shown(row['detail'].splitlines()[0] if row['detail'] else '')}",
                 ]
             )
         )

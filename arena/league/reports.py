@@ -3,15 +3,21 @@
 `arena table`, `compare`, `games`, `faults` and `replay` open a database that must
 exist, find the league (by name, or the latest), render, and close: the CLI only
 parses and prints. Every problem the user can fix is a ConfigError saying what to do.
+
+With `--format json` or `csv` what is printed on stdout is the data alone, so a
+program can parse it; anything said to a person beside it (what league a table is
+of) is a `Report.note`, which the CLI prints on stderr. Names in text reports pass
+through `text_safe`: a stored name cannot add a line or move the terminal's cursor.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import sqlite_utils
 
@@ -19,8 +25,8 @@ from arena.errors import ConfigError
 from arena.league import store
 from arena.league.compare import compare, render_comparison
 from arena.league.faults import fault_rows, render_faults
-from arena.league.formats import TableFormat, TextOrJson
-from arena.league.table import league_rows, render
+from arena.league.formats import TableFormat, TextOrJson, text_safe
+from arena.league.table import about_lines, league_about, league_rows, render
 from arena.play.replay_text import replay_text
 from arena.play.replays import check_replay, read_replay
 
@@ -42,9 +48,45 @@ def _with_league(db_path: Path, league: str | None, build: Callable[..., T]) -> 
         return build(db, league_id)
 
 
-def table_report(db_path: Path, league: str | None, fmt: TableFormat) -> str:
-    """The league table (`arena table`)."""
-    return _with_league(db_path, league, lambda db, lid: render(league_rows(db, lid), fmt))
+@dataclass(frozen=True)
+class Report:
+    """What a command prints: `out` on stdout, and `note` (when not empty) on stderr:
+    what a JSON or CSV table is of, which its stdout cannot say without breaking the
+    readers that parse it."""
+
+    out: str
+    note: str = ""
+
+
+def check_table_options(fmt: TableFormat, with_league: bool) -> None:
+    """ConfigError when `--with-league` is given with a format it does not apply to."""
+    if with_league and fmt != TableFormat.JSON:
+        raise ConfigError(
+            f"--with-league is for --format json, not {fmt}: text and markdown tables "
+            "always begin with the league's lines, and a CSV table holds its rows alone "
+            "(the lines are printed on stderr)"
+        )
+
+
+def table_report(
+    db_path: Path, league: str | None, fmt: TableFormat, with_league: bool = False
+) -> Report:
+    """The league table (`arena table`, and the end of `arena run`): text and markdown
+    begin with the league's lines (`about_lines`); JSON is the list of rows, or with
+    `with_league` an object holding the league's facts and the rows; JSON's and CSV's
+    lines go to the note."""
+    check_table_options(fmt, with_league)
+
+    def build(db: Any, league_id: int) -> Report:
+        about = league_about(db, league_id)
+        game = store.league_record(db, league_id)[0]
+        rows = league_rows(db, league_id)
+        if fmt in (TableFormat.TEXT, TableFormat.MARKDOWN):
+            return Report(render(rows, fmt, game, about))
+        note = "" if with_league else "\n".join(about_lines(about))
+        return Report(render(rows, fmt, game, about, with_league), note)
+
+    return _with_league(db_path, league, build)
 
 
 def comparison_report(
@@ -52,7 +94,10 @@ def comparison_report(
 ) -> str:
     """A's duplicate margin over B (`arena compare`)."""
     result = _with_league(db_path, league, lambda db, lid: compare(db, lid, a, b))
-    return json.dumps(result) if fmt == TextOrJson.JSON else render_comparison(result)
+    if fmt == TextOrJson.JSON:
+        return json.dumps(result)
+    return render_comparison({**result, "a": text_safe(a), "b": text_safe(b),
+                              "verdict": text_safe(result["verdict"])})  # fmt: skip
 
 
 def faults_report(db_path: Path, league: str | None, bot: str | None, fmt: TextOrJson) -> str:
@@ -69,11 +114,19 @@ def games_report(db_path: Path, league: str | None, fmt: TextOrJson) -> str:
         rows = store.game_records(db, league_id)
     finally:
         db.close()
+    return render_games(rows, fmt)
+
+
+def render_games(rows: Sequence[dict[str, Any]], fmt: TextOrJson) -> str:
+    """Stored games as JSON (the list of `store.game_records`) or one line each."""
     if fmt == TextOrJson.JSON:
-        return json.dumps(rows)
+        return json.dumps(list(rows))
     return "\n".join(
-        f"{row['id']:>6}  {row['league']}  match {row['match']} rot {row['rotation']}  "
-        + "  ".join(f"{n} {t:+d}" for n, t in zip(row["players"], row["totals"], strict=True))
+        f"{row['id']:>6}  {text_safe(row['league'])}  match {row['match']} "
+        f"rot {row['rotation']}  "
+        + "  ".join(
+            f"{text_safe(n)} {t:+d}" for n, t in zip(row["players"], row["totals"], strict=True)
+        )
         for row in rows
     )
 
@@ -94,7 +147,9 @@ def replay_report(target: str, db_path: Path, fmt: TextOrJson) -> str:
         data = read_replay(Path(target))
     try:
         check_replay(data)
-        return json.dumps(data, indent=1) if fmt == TextOrJson.JSON else replay_text(data)
+        if fmt == TextOrJson.JSON:
+            return json.dumps(data, indent=1)
+        return replay_text({**data, "players": [text_safe(p) for p in data["players"]]})
     except ConfigError as err:
         raise ConfigError(
             f"{target}: {err}; give a replay file that `arena play --replays` wrote"

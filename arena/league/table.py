@@ -11,14 +11,18 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shlex
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import sqlite_utils
 
+from arena import __version__
+from arena.games import GAMES, get_game
 from arena.league import store
 from arena.league.config import Ratings
-from arena.league.formats import TableFormat
+from arena.league.formats import TableFormat, markdown_safe, text_safe
 from arena.league.ratings import MatchOutcome, Rater, rate_prefix
 from arena.league.stats import Interval, margin_samples, mean_interval
 
@@ -146,28 +150,138 @@ def _cell(key: str, value: Any) -> str:
     return str(value)
 
 
-def render(rows: Sequence[dict[str, Any]], fmt: TableFormat) -> str:
-    """The table in one of FORMATS."""
+def csv_columns(game: str) -> list[str]:
+    """The CSV table's header: every cell a scalar, the same columns for every league of
+    a game (docs/leagues.md lists them). The interval is two columns; per contract,
+    Trix has one column per contract (`contract_king-of-hearts`, ...: the mean deal
+    score), Trianon three per strain (`strain_H_declared`, `strain_H_made`,
+    `strain_H_failed`)."""
+    head = [key for key, _ in COLUMNS[: COLUMNS.index(("duplicate_margin_ci", "95% CI"))]]
+    return [
+        *head, "duplicate_margin_ci_low", "duplicate_margin_ci_high",
+        *_contract_columns(game), "faults",
+    ]  # fmt: skip
+
+
+def _contract_columns(game: str) -> list[str]:
+    engine = get_game(game) if game in GAMES else None
+    strains = getattr(engine, "strains", None)
+    if strains is not None:
+        return [f"strain_{s}_{what}" for s in strains for what in ("declared", "made", "failed")]
+    return [f"contract_{c}" for c in getattr(engine, "contracts", ())]
+
+
+def _csv_values(row: dict[str, Any], columns: Sequence[str]) -> list[Any]:
+    """One row's cells under `columns`: a contract the entrant never played is empty
+    (no mean), a strain it never declared counts 0."""
+    flat = {k: v for k, v in row.items() if k not in ("duplicate_margin_ci", "per_contract")}
+    flat["duplicate_margin_ci_low"], flat["duplicate_margin_ci_high"] = row["duplicate_margin_ci"]
+    for contract, value in row["per_contract"].items():
+        if isinstance(value, dict):
+            flat.update({f"strain_{contract}_{k}": n for k, n in value.items()})
+        else:
+            flat[f"contract_{contract}"] = value
+    return [flat.get(c, 0 if c.startswith("strain_") else None) for c in columns]
+
+
+def _infer_game(rows: Sequence[dict[str, Any]]) -> str:
+    """The game a table's rows are of, from their per-contract shape (for callers that
+    do not say): Trianon's figures are objects, Trix's numbers."""
+    for row in rows:
+        for value in row["per_contract"].values():
+            return "trianon" if isinstance(value, dict) else "trix"
+    return "trix"
+
+
+def league_about(db: sqlite_utils.Database, league_id: int) -> dict[str, Any]:
+    """What a table is of: the league, its game and seed, the matches stored of those
+    scheduled, when the last was stored, and the arena that shows it. The key `league`
+    of `arena table --format json --with-league` (docs/leagues.md, "Tables")."""
+    facts = store.league_facts(db, league_id)
+    stored, scheduled = facts["stored"], facts["scheduled"]
+    last = facts["last_stored_at"]
+    return {
+        "name": facts["name"],
+        "game": facts["game"],
+        "seed": facts["settings"].get("seed"),
+        "file": facts["file"],
+        "matches_stored": stored,
+        "matches_scheduled": scheduled,
+        "finished": None if scheduled is None else stored >= scheduled,
+        "last_match_at": None if last is None else _when(last),
+        "arena_version": __version__,
+    }
+
+
+def _when(timestamp: float) -> str:
+    """A stored time (seconds since the epoch) in ISO 8601, UTC: `2025-06-01T12:00:03Z`."""
+    moment = datetime.fromtimestamp(timestamp, UTC)
+    return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def about_lines(about: dict[str, Any], markdown: bool = False) -> list[str]:
+    """The lines above a text or markdown table: which league, game, seed and arena,
+    when its last match was stored, and whether it is finished (and how to resume it)."""
+    safe = markdown_safe if markdown else text_safe
+    stored, scheduled = about["matches_stored"], about["matches_scheduled"]
+    last = about["last_match_at"]
+    when = (
+        "no match stored yet"
+        if last is None
+        else "last match stored " + last.replace("T", " ").replace("Z", " UTC")
+    )
+    first = (
+        f"league {safe(repr(about['name']))}: {safe(about['game'])}, "
+        f"seed {safe(str(about['seed']))}, {when}; arena {about['arena_version']}"
+    )
+    resume = f"`arena run {text_safe(shlex.quote(about['file'] or 'LEAGUE.toml'))}`"
+    if scheduled is None:
+        second = (
+            f"{stored} matches stored (the number scheduled is not recorded: {resume} "
+            "records it)"
+        )
+    elif stored >= scheduled:
+        second = f"{stored} of {scheduled} matches stored: the league is finished"
+    else:
+        second = (
+            f"{stored} of {scheduled} matches stored: the league is not finished; "
+            f"{resume} resumes it"
+        )
+    return [first, second]
+
+
+def render(
+    rows: Sequence[dict[str, Any]],
+    fmt: TableFormat,
+    game: str | None = None,
+    about: dict[str, Any] | None = None,
+    with_league: bool = False,
+) -> str:
+    """The table in one of FORMATS. With `about` (`league_about`), text and markdown
+    begin with the lines saying what the table is; JSON is the list of rows, or with
+    `with_league` the object {"league": about, "rows": [...]}; CSV is the rows alone
+    (what a table is goes to stderr: docs/leagues.md says why)."""
     if fmt == TableFormat.JSON:
+        if with_league:
+            return json.dumps({"league": about, "rows": list(rows)}, indent=1)
         return json.dumps(list(rows), indent=1)
-    header = [title for _, title in COLUMNS]
-    body = [[_cell(key, row[key]) for key, _ in COLUMNS] for row in rows]
     if fmt == TableFormat.CSV:
         out = io.StringIO()
-        writer = csv.writer(out)
-        writer.writerow([key for key, _ in COLUMNS])
+        writer = csv.writer(out)  # quotes a cell holding a comma, a quote or a newline
+        columns = csv_columns(game or _infer_game(rows))
+        writer.writerow(columns)
         for row in rows:
-            writer.writerow(
-                [
-                    json.dumps(row[k]) if k in ("per_contract", "duplicate_margin_ci") else row[k]
-                    for k, _ in COLUMNS
-                ]  # fmt: skip
-            )
+            writer.writerow(_csv_values(row, columns))
         return out.getvalue().rstrip("\n")
-    if fmt == TableFormat.MARKDOWN:
+    markdown = fmt == TableFormat.MARKDOWN
+    safe = markdown_safe if markdown else text_safe
+    header = [title for _, title in COLUMNS]
+    body = [[safe(_cell(key, row[key])) for key, _ in COLUMNS] for row in rows]
+    above = about_lines(about, markdown) if about is not None else []
+    if markdown:
         lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         lines += ["| " + " | ".join(cells) + " |" for cells in body]
-        return "\n".join(lines)
+        return "\n\n".join([*above, "\n".join(lines)])
     widths = [max(len(h), *(len(r[i]) for r in body)) if body else len(h)
               for i, h in enumerate(header)]  # fmt: skip
     numeric = {0, 2, 3, 4, 5, 6, 7, 8, 9, 11}
@@ -178,4 +292,5 @@ def render(rows: Sequence[dict[str, Any]], fmt: TableFormat) -> str:
             for i, (c, w) in enumerate(zip(cells, widths, strict=True))
         ).rstrip()
 
-    return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in body])
+    table = "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in body])
+    return "\n\n".join(["\n".join(above), table]) if above else table

@@ -21,6 +21,17 @@ A value the user has set is kept: `GRPC_EXPERIMENTS=` (empty) restores gRPC's ow
 defaults. Bots started by the referee are given the referee's value (arena/bots/process.py
 passes it into the sandbox too); it is harmless to bots not built on gRPC core (such as
 @grpc/grpc-js).
+
+gRPC core also writes its own log lines to stderr (`I1201 ... fork_posix.cc:71] Other
+threads are currently calling into gRPC, skipping fork() handlers`, `E... add_port.cc`),
+which would land among the arena's output on the user's terminal. `choose()` sets
+`GRPC_VERBOSITY=NONE` unless the user set one (measured with grpcio 1.85: `ERROR`
+still lets gRPC's error lines through, `NONE` none of them; gRPC's complaint about an
+unknown `GRPC_EXPERIMENTS` name comes before it reads the verbosity, so it still
+shows). `GRPC_VERBOSITY=INFO` (or `DEBUG`, `ERROR`) shows them again. A bot's output
+goes to its log, not the terminal, so a bot the referee starts is given the user's
+level or `ERROR` (`bot_verbosity`): a failed bind or a broken channel stays in the
+log, where a start failure's message quotes it.
 """
 
 from __future__ import annotations
@@ -30,7 +41,28 @@ import os
 VARIABLE = "GRPC_EXPERIMENTS"
 ARENA_DEFAULT = "-event_engine_client,-event_engine_listener"
 
+VERBOSITY = "GRPC_VERBOSITY"
+QUIET = "NONE"  # what the arena's own processes use when the user set no level
+BOT_VERBOSITY = "ERROR"  # what started bots use when the user set no level
+QUIETED = "ARENA_GRPC_QUIETED"  # "1": GRPC_VERBOSITY is the arena's QUIET, not the user's
+
 
 def choose() -> None:
-    """Put the arena's default in the environment unless one is set already."""
+    """Put the arena's defaults in the environment unless the user set them: the I/O
+    path, and gRPC core's log lines off. Processes the arena starts (workers, bots)
+    inherit the environment; `QUIETED` tells them the level is the arena's, so a bot
+    is given `BOT_VERBOSITY` rather than silence."""
     os.environ.setdefault(VARIABLE, ARENA_DEFAULT)
+    if VERBOSITY not in os.environ:
+        os.environ[VERBOSITY] = QUIET
+        os.environ[QUIETED] = "1"
+    elif os.environ[VERBOSITY] != QUIET:
+        os.environ.pop(QUIETED, None)  # set anew by whoever started this process
+
+
+def bot_verbosity() -> str:
+    """GRPC_VERBOSITY for a bot the referee starts: the user's, or `ERROR` when the
+    user set none."""
+    if os.environ.get(QUIETED) == "1":
+        return BOT_VERBOSITY
+    return os.environ.get(VERBOSITY) or BOT_VERBOSITY

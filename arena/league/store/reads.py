@@ -43,6 +43,24 @@ def league_record(db: sqlite_utils.Database, league_id: int) -> tuple[str, dict[
     return row["game"], json.loads(row["settings"])
 
 
+def league_facts(db: sqlite_utils.Database, league_id: int) -> dict[str, Any]:
+    """What a table says about its league: name, game, settings, file, the matches
+    scheduled (None when not recorded), the matches stored, and when the last was."""
+    row = db["leagues"].get(league_id)
+    stored, last = db.execute(
+        "SELECT COUNT(*), MAX(finished_at) FROM matches WHERE league_id = ?", [league_id]
+    ).fetchone()
+    return {
+        "name": row["name"],
+        "game": row["game"],
+        "settings": json.loads(row["settings"]),
+        "file": row["file"],
+        "scheduled": row.get("scheduled_matches"),
+        "stored": stored,
+        "last_stored_at": last,
+    }
+
+
 def entrant_names(db: sqlite_utils.Database, league_id: int) -> list[str]:
     """The league's entrants in league-file order."""
     return [
@@ -158,13 +176,17 @@ def fault_records(
 
 
 def game_records(db: sqlite_utils.Database, league_id: int | None = None) -> list[dict[str, Any]]:
-    """Stored games (of one league, or of all), by id: league, match, rotation, seed,
-    players, totals and ranks."""
+    """Stored games (of one league, or of all), by id: league, the game's number in its
+    league's schedule (match index * games per match + rotation + 1), match, rotation,
+    seed, players, totals and ranks."""
     where, params = ("WHERE g.league_id = ?", [league_id]) if league_id is not None else ("", [])
     return [
         {
             "id": r["id"],
             "league": r["league"],
+            "number": (
+                None if r["per_match"] is None else r["idx"] * r["per_match"] + r["rotation"] + 1
+            ),
             "match": r["idx"],
             "rotation": r["rotation"],
             "seed": r["seed"],
@@ -174,7 +196,7 @@ def game_records(db: sqlite_utils.Database, league_id: int | None = None) -> lis
         }
         for r in db.query(
             "SELECT g.id, g.rotation, g.seed, g.players, g.totals, g.ranks, m.idx, "
-            "l.name AS league FROM games g "
+            "l.name AS league, l.games_per_match AS per_match FROM games g "
             "JOIN matches m ON g.match_id = m.id JOIN leagues l ON g.league_id = l.id "
             f"{where} ORDER BY g.id",
             params,

@@ -8,16 +8,21 @@ is touched.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import sqlite_utils
 
 from arena import __version__
 from arena.errors import ConfigError
+from arena.games import get_game
+from arena.league.schedule import build_schedule
+from arena.play.matches import seatings
 
 
 def _migration_1(db: sqlite_utils.Database) -> None:
@@ -148,10 +153,57 @@ def _migration_3(db: sqlite_utils.Database) -> None:
         db["faults"].add_column(column, kind)
 
 
+def schedule_shape(game: str, settings: Mapping[str, Any]) -> tuple[int, int] | None:
+    """(matches scheduled, games per match) of a league, from the settings it was stored
+    with (`LeagueConfig.locked_settings`: they fix the schedule); None when they cannot
+    be scheduled (settings of an older arena that lack a key)."""
+    try:
+        matches = build_schedule(
+            settings["entrants"],
+            get_game(game).seats,
+            settings["schedule"],
+            settings["seed"],
+            rounds=settings.get("rounds", 1),
+            matches=settings.get("matches", 0),
+            candidates=settings.get("candidates", ()),
+        )
+        return len(matches), len(seatings(get_game(game).seats, settings["rotations"]))
+    except (KeyError, TypeError, ValueError, ConfigError):
+        return None
+
+
+def _migration_4(db: sqlite_utils.Database) -> None:
+    """The schedule's size with the league (`leagues.scheduled_matches`,
+    `leagues.games_per_match`), so a table says "12 of 40 matches stored" without the
+    league file. Leagues stored before are filled in from their stored settings, which
+    fix the schedule; one whose settings cannot be scheduled keeps NULL until `arena
+    run` records it."""
+    db["leagues"].add_column("scheduled_matches", int)
+    db["leagues"].add_column("games_per_match", int)
+    for row in list(db["leagues"].rows):
+        shape = schedule_shape(row["game"], json.loads(row["settings"]))
+        if shape is not None:
+            db["leagues"].update(
+                row["id"], {"scheduled_matches": shape[0], "games_per_match": shape[1]}
+            )
+
+
+def _migration_5(db: sqlite_utils.Database) -> None:
+    """Game ids that follow the schedule (`leagues.first_game_id`): a new league reserves
+    one id per scheduled game, and the game of match i, rotation r is stored as
+    first_game_id + i * games_per_match + r, whichever worker finished first and however
+    often the league was resumed. Leagues stored before keep NULL: their games keep the
+    ids they have (`arena replay ID` still finds them), and their new games take the
+    next id free."""
+    db["leagues"].add_column("first_game_id", int)
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "leagues, entrants, matches, games, results, deal scores, faults, ratings", _migration_1),
     (2, "deal_scores.declarer and deal_scores.made", _migration_2),
     (3, "faults.decision, event, expected, got and log", _migration_3),
+    (4, "leagues.scheduled_matches and leagues.games_per_match (table provenance)", _migration_4),
+    (5, "leagues.first_game_id (game ids that follow the schedule)", _migration_5),
 ]
 
 

@@ -19,7 +19,7 @@ from arena.errors import ConfigError, StorageError
 from arena.games import get_game
 from arena.league.config import LeagueConfig
 from arena.league.records import PlayedMatch
-from arena.league.store.schema import immediate
+from arena.league.store.schema import immediate, schedule_shape
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -44,8 +44,14 @@ def _writing(what: str) -> Callable[[F], F]:
 
 @_writing("the league")
 def ensure_league(db: sqlite_utils.Database, config: LeagueConfig) -> int:
-    """The league's id; a stored league whose locked settings differ is refused."""
+    """The league's id; a stored league whose locked settings differ is refused.
+
+    A new league records the size of its schedule and reserves an id for each of its
+    games (`first_game_id`, migration 5); a league stored before migration 4 whose size
+    was not known gets it recorded here."""
     settings = config.locked_settings()
+    shape = schedule_shape(config.game, settings)
+    scheduled, per_match = shape if shape is not None else (None, None)
     rows = list(db["leagues"].rows_where("name = ?", [config.name]))
     if rows:
         stored = json.loads(rows[0]["settings"])
@@ -65,6 +71,11 @@ def ensure_league(db: sqlite_utils.Database, config: LeagueConfig) -> int:
                     "UPDATE entrants SET bot = ? WHERE league_id = ? AND name = ?",
                     [entrant.bot, league_id, entrant.name],
                 )
+            db.execute(
+                "UPDATE leagues SET scheduled_matches = ?, games_per_match = ? "
+                "WHERE id = ? AND scheduled_matches IS NULL",
+                [scheduled, per_match, league_id],
+            )
         return league_id
     with immediate(db):
         league_id = (
@@ -76,6 +87,9 @@ def ensure_league(db: sqlite_utils.Database, config: LeagueConfig) -> int:
                     "settings": json.dumps(settings),
                     "file": str(config.path),
                     "created_at": time.time(),
+                    "scheduled_matches": scheduled,
+                    "games_per_match": per_match,
+                    "first_game_id": _next_free_game_id(db) if shape is not None else None,
                 }
             )
             .last_pk
@@ -87,10 +101,35 @@ def ensure_league(db: sqlite_utils.Database, config: LeagueConfig) -> int:
     return league_id
 
 
+def _next_free_game_id(db: sqlite_utils.Database) -> int:
+    """The lowest game id above every stored game and every league's reserved ids."""
+    used = db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0]
+    reserved = db.execute(
+        "SELECT COALESCE(MAX(first_game_id + scheduled_matches * games_per_match - 1), 0) "
+        "FROM leagues WHERE first_game_id IS NOT NULL"
+    ).fetchone()[0]
+    return max(used, reserved) + 1
+
+
+def _game_id(
+    db: sqlite_utils.Database, league: dict[str, Any], match_index: int, rotation: int
+) -> int:
+    """A game's id: its place in the league's reserved ids (match index, then rotation),
+    so the same league stores the same ids however its matches finish or resume; a
+    league stored before migration 5 has no reserved ids and takes the next free one."""
+    first, scheduled, per_match = (
+        league["first_game_id"], league["scheduled_matches"], league["games_per_match"]
+    )
+    if first is not None and match_index < scheduled and rotation < per_match:
+        return first + match_index * per_match + rotation
+    return _next_free_game_id(db)
+
+
 @_writing("a match")
 def store_match(db: sqlite_utils.Database, league_id: int, match: PlayedMatch) -> None:
     """Write one played match in one transaction: it is either all stored or not at all."""
     with immediate(db):
+        league = db["leagues"].get(league_id)
         match_id = (
             db["matches"]
             .insert(
@@ -113,6 +152,7 @@ def store_match(db: sqlite_utils.Database, league_id: int, match: PlayedMatch) -
                 db["games"]
                 .insert(
                     {
+                        "id": _game_id(db, league, match.index, game.rotation),
                         "league_id": league_id,
                         "match_id": match_id,
                         "rotation": game.rotation,
