@@ -164,7 +164,9 @@ def _game_text(played: GamePlayed) -> str:
     )
     lines = [f"{label} seed {played.seed}: {line}"]
     lines += [
-        f"  fault: {players[f.seat]} deal {f.deal} decision {f.decision} {f.kind}: {f.detail}"
+        f"  fault: {players[f.seat]} deal {f.deal} decision {f.decision} {f.kind}: "
+        + f.detail
+        + f.log_note()
         for f in result.faults
     ]
     return "\n".join(lines)
