@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from contextlib import closing
+from collections.abc import Iterator, Sequence
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -27,7 +27,8 @@ from arena.cli.base import (
 from arena.errors import ConfigError
 
 if TYPE_CHECKING:  # grpc loads only for the commands that talk to bots
-    from arena.bots.sessions import GamePlayed, MatchPlayed
+    from arena.bots.sessions import GamePlayed, MatchPlayed, SessionRequest
+    from arena.league.play_db import PlayRecorder
 from arena.play.referee import RefereeSettings
 from arena.play.replays import replay_folder, write_replay
 from arena.play.series import SeriesTotals
@@ -98,6 +99,17 @@ def play(
     transport: Transport = TransportKind.STREAM,
     logs: LogDir = Path("arena-logs"),
     sandbox_mode: Sandboxing = SandboxMode.ON,
+    db: Annotated[
+        Path | None,
+        typer.Option(
+            help="Store the games in this league database, as a league of their own, for "
+            "`arena games`, `faults`, `replay` and `table`."
+        ),
+    ] = None,
+    league: Annotated[
+        str | None,
+        typer.Option(help="With --db: the league's name (default: play-YYYYMMDD-HHMMSS)."),
+    ] = None,
 ) -> None:
     """Play games (or seat-rotated matches) between bots and print the results."""
     from arena.bots.sessions import MatchPlayed, SessionRequest, play_session
@@ -114,23 +126,50 @@ def play(
         logs=logs,
         sandbox=started_sandbox(sandbox_mode, bots),
     )
+    if league is not None and db is None:
+        raise ConfigError(
+            f"--league {league} names the league --db stores the games in: give --db PATH too"
+        )
     if replays is not None:
         replay_folder(replays)
+    recorder = stored_session(db, request, league) if db is not None else None
     series = SeriesTotals()
-    with closing(play_session(request)) as session:
+    with closing(play_session(request)) as session, _closing(recorder):
         for played in session:
             if isinstance(played, MatchPlayed):
                 series.add(played.names, played.totals, played.games)
                 if not as_json:
                     typer.echo(_match_line(played))
-                continue
-            path = write_replay(replays, played.number, played.result.replay) if replays else None
-            typer.echo(_game_json(played, path) if as_json else _game_text(played))
+            else:
+                replay = played.result.replay
+                path = write_replay(replays, played.number, replay) if replays else None
+                typer.echo(_game_json(played, path) if as_json else _game_text(played))
+            if recorder is not None:
+                recorder.add(played)
     if matches and not as_json:
         typer.echo(
             f"mean score per game over {matches} matches ({series.games} games): "
             + "  ".join(f"{n} {mean:+.1f}" for n, mean in series.means().items())
         )
+    if recorder is not None:
+        typer.echo(recorder.summary(), err=True)
+
+
+def stored_session(db: Path, request: SessionRequest, league: str | None) -> PlayRecorder:
+    """The recorder of `--db`: it opens the database (and checks a named league)
+    before any bot starts."""
+    from arena.league.play_db import PlayRecorder
+
+    return PlayRecorder(db, request, league)
+
+
+@contextmanager
+def _closing(recorder: PlayRecorder | None) -> Iterator[None]:
+    try:
+        yield
+    finally:
+        if recorder is not None:
+            recorder.close()
 
 
 def _game_json(played: GamePlayed, path: Path | None) -> str:
