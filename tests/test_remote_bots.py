@@ -149,7 +149,7 @@ def test_a_bot_that_refuses_the_handshake_is_a_clear_start_failure(tmp_path) -> 
 def test_a_bot_that_never_listens_fails_within_the_startup_timeout(tmp_path) -> None:
     settings = RemoteSettings(move_timeout=0.5, startup_timeout=1.0)
     started = time.monotonic()
-    with pytest.raises(BotStartError, match="did not start listening") as err:
+    with pytest.raises(BotStartError, match=r"did not listen on \$ARENA_BOT_ADDRESS") as err:
         with started_players([scripted("--fault", "silent")], "trix", {}, settings, tmp_path):
             pass
     assert time.monotonic() - started < 8
@@ -209,7 +209,7 @@ def test_a_bots_name_reaches_no_terminal_raw(tmp_path) -> None:
 
 
 def test_a_missing_python_script_is_named_before_the_bot_starts(tmp_path) -> None:
-    """Not "did not start listening within 10 s": in the sandbox the bot starts in its
+    """Not a start-up timeout after 10 s: in the sandbox the bot starts in its
     own folder, and its log would name a different missing path."""
     with pytest.raises(ConfigError, match=r"no such file .*/nothere\.py"):
         play_with("python nothere.py", tmp_path)

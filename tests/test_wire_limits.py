@@ -66,7 +66,7 @@ HANDSHAKE_FAULTS = {  # what the start-failure says, in parts
     "hello-oversize": ("failed the handshake",),
     "old-protocol": ("speaks arena protocol 99",),
     "no-grpc": ("could not be reached",),
-    "silent": ("did not start listening",),
+    "silent": ("did not listen on $ARENA_BOT_ADDRESS",),
     "refuse": ("refuses on purpose",),
 }
 

@@ -1,9 +1,22 @@
 """`arena check-bot`: a conformance check a bot author can run before entering a league.
 
-The bot plays full games against built-in bots, seated in turn at every seat, with the
-referee asking it every decision (forced ones too), until it has played a deal of every
-contract and met every kind of decision. The report gives the handshake, latency,
-faults by kind, and a verdict that is clean only with no fault and full coverage.
+The bot plays full games against `builtin:first` bots, with the referee asking it every
+decision (forced ones too). The check sets the situations up itself rather than hoping
+for them:
+
+- Trix: the first game's seed and the bot's seat are chosen so that the deals alone
+  (the other seats play the first legal action, so what happens before the bot's first
+  turn in another King's deal does not depend on the bot) put every kind of decision
+  to it: it is King of a kingdom (`contract`), holds a card it may expose when another
+  King plays King of Hearts or Queens (`expose`), and has no card to lay out at its
+  first turn of another King's Trix contract (`pass`). It plays cards in all 20 deals,
+  so in every contract.
+- Trianon: the others always pass, so the bot is the only bidder: a bot that bids is
+  made declarer and asked to raise or keep; a bot that never bids is never asked, and
+  the report says so in words.
+
+What was not met is explained, and only the bot's own faults (or a start-up failure)
+make the verdict FAIL: a correct bot never fails for coverage.
 """
 
 from __future__ import annotations
@@ -21,15 +34,38 @@ from arena.bots.sandbox import Sandbox
 from arena.bots.spec import started_players
 from arena.errors import ConfigError
 from arena.games import get_game
-from arena.play.matches import seatings
+from arena.games.base import Game
 from arena.play.referee import RefereeSettings, play_game
 
 MAX_GAMES = 4
+SEED_SEARCH = 200  # game seeds tried for a Trix first game that meets every kind
+OPPONENT = "builtin:first"  # always the first legal action: in Trianon, always "pass"
+
+# Why a kind can go unasked through no fault of the bot: (game, kind) -> the words.
+NOT_ASKED = {
+    ("trianon", "raise"): "never bid, so was never asked to raise: not a fault",
+    ("trix", "expose"): (
+        "never held a card it may expose (KH in King of Hearts, a queen in Queens): "
+        "not a fault"
+    ),
+    ("trix", "pass"): "always had a card it could lay out in the Trix contract: not a fault",
+    ("trix", "contract"): "was never King: not a fault",
+}
+
+
+@dataclass(frozen=True)
+class Gap:
+    """A kind of decision or a contract the check did not meet, and why."""
+
+    what: str  # "raise", "contract queens"
+    why: str
+    bot_fault: bool  # whether the bot's own faults are the reason
 
 
 @dataclass
 class CheckReport:
     spec: str
+    game: str = "trix"
     name: str = ""
     version: str = ""
     handshake_seconds: float = 0.0
@@ -42,6 +78,7 @@ class CheckReport:
     kinds_seen: set[str] = field(default_factory=set)
     contracts_needed: tuple[str, ...] = ()
     kinds_needed: tuple[str, ...] = ()
+    bids: int = 0  # Trianon: bids the bot made itself (not fallbacks)
     start_error: str = ""
     log_path: str = ""
 
@@ -52,9 +89,35 @@ class CheckReport:
             and set(self.kinds_needed) <= self.kinds_seen
         )
 
+    def gaps(self) -> list[Gap]:
+        """What was not met, each with the reason: the bot's faults when it had any,
+        otherwise the situation the deals (or the bot's own legal choices) made."""
+        missing = [k for k in self.kinds_needed if k not in self.kinds_seen]
+        missing += [f"contract {c}" for c in self.contracts_needed if c not in self.contracts_seen]
+        gaps = []
+        for what in missing:
+            if self.faults:
+                why = (
+                    "not met: its faults ("
+                    + ", ".join(sorted(self.faults))
+                    + ") took decisions that would have led there"
+                )
+                gaps.append(Gap(what, why, True))
+            else:
+                why = NOT_ASKED.get((self.game, what), "")
+                if not why or (what == "raise" and self.bids):
+                    why = "the games never put it to the bot: not a fault"
+                gaps.append(Gap(what, why, False))
+        return gaps
+
     @property
     def clean(self) -> bool:
-        return not self.start_error and not self.faults and self.covered
+        """PASS: it started, had no fault, and whatever was not met is not its fault."""
+        return (
+            not self.start_error
+            and not self.faults
+            and not any(gap.bot_fault for gap in self.gaps())
+        )
 
     def latency(self, q: float) -> float:
         data = sorted(self.latencies)
@@ -75,23 +138,28 @@ class CheckReport:
             median = statistics.median(self.latencies) * 1000
             p95, worst = self.latency(0.95) * 1000, max(self.latencies) * 1000
             out.append(f"latency: median {median:.2f} ms, p95 {p95:.2f} ms, max {worst:.2f} ms")
+        gaps = self.gaps()
         missing_c = [c for c in self.contracts_needed if c not in self.contracts_seen]
         missing_k = [k for k in self.kinds_needed if k not in self.kinds_seen]
-        out.append(
-            "coverage: contracts "
-            + ("all" if not missing_c else "missing " + ", ".join(missing_c))
-            + "; decision kinds "
-            + ("all" if not missing_k else "missing " + ", ".join(missing_k))
-        )
+        parts = [f"contracts {_listed(missing_c)}"] if self.contracts_needed else []
+        parts.append(f"decision kinds {_listed(missing_k)}")
+        out.append("coverage: " + "; ".join(parts))
+        out += [f"  - {gap.what}: {gap.why}" for gap in gaps]
         if self.faults:
             out.append("faults: " + ", ".join(f"{k} x{n}" for k, n in sorted(self.faults.items())))
             out += [f"  - {d}" for d in self.fault_details[:10]]
+            if len(self.fault_details) > 10:
+                out.append(f"  ... and {len(self.fault_details) - 10} more")
         else:
             out.append("faults: none")
         if self.log_path:
             out.append(f"log: {self.log_path}")
         out.append("verdict: " + ("PASS" if self.clean else "FAIL"))
         return out
+
+
+def _listed(missing: list[str]) -> str:
+    return "missing " + ", ".join(missing) if missing else "all"
 
 
 def check_bot(
@@ -115,10 +183,12 @@ def check_bot(
     options_dict = game.options_dict(options)
     report = CheckReport(
         spec,
+        game=game.name,
         contracts_needed=tuple(getattr(game, "contracts", ())),
         kinds_needed=tuple(game.decision_kinds),
     )
-    specs = [spec] + ["builtin:first"] * (game.seats - 1)  # they pass: the bot gets to declare
+    specs = [spec] + [OPPONENT] * (game.seats - 1)
+    plan = game_plan(game, options, seed)
     started = time.monotonic()
     try:
         with started_players(
@@ -131,14 +201,11 @@ def check_bot(
                 report.version = bot.version
                 report.log_path = str(bot.log_path or "")
             asked = _KindRecorder(bot, report)
-            players = [asked, *players[1:]]
-            rounds = seatings(game.seats)
-            for index in range(MAX_GAMES):
-                order = rounds[index % len(rounds)]  # order[seat] = index in `players`
-                seat = order.index(0)
-                seated = [players[i] for i in order]
+            others = players[1:]
+            for index, (game_seed, seat) in enumerate(plan):
+                seated = [*others[:seat], asked, *others[seat:]]
                 result = play_game(
-                    game, seated, f"{seed}-{index + 1}", options, RefereeSettings(ask_forced=True)
+                    game, seated, game_seed, options, RefereeSettings(ask_forced=True)
                 )
                 report.games += 1
                 _account(report, result.replay, seat)
@@ -146,7 +213,8 @@ def check_bot(
                     if fault.seat == seat:
                         report.faults[fault.kind] += 1
                         report.fault_details.append(
-                            f"game {index + 1} deal {fault.deal}: {fault.kind}: {fault.detail}"
+                            f"game {index + 1} deal {fault.deal} decision {fault.decision}: "
+                            f"{fault.kind}: {fault.detail}{fault.log_note()}"
                         )
                 if report.covered:
                     break
@@ -160,6 +228,48 @@ def check_bot(
     return report
 
 
+def game_plan(game: Game, options: Any, seed: str) -> list[tuple[str, int]]:
+    """The (game seed, bot seat) of each game the check may play, at most MAX_GAMES,
+    the bot's seat moving round the table. For Trix the first is the first seed and
+    seat whose deals put every kind of decision to the bot (`_meets_every_kind`)."""
+    plan = [(f"{seed}-{i + 1}", i % game.seats) for i in range(MAX_GAMES)]
+    if game.name != "trix":
+        return plan
+    for n in range(1, SEED_SEARCH + 1):
+        game_seed = f"{seed}-{n}"
+        seat = _seat_meeting_every_kind(game, options, game_seed)
+        if seat is not None:
+            others = [s for s, _ in plan if s != game_seed][: MAX_GAMES - 1]
+            return [(game_seed, seat)] + [
+                (s, (seat + i + 1) % game.seats) for i, s in enumerate(others)
+            ]
+    return plan
+
+
+def _seat_meeting_every_kind(game: Game, options: Any, game_seed: str) -> int | None:
+    """A seat that, whatever it plays, is asked every kind of decision in this game.
+
+    The game is played out with every seat taking the first legal action. A seat's
+    first decision in a deal another seat is King of comes after nothing but the
+    others' first-legal moves (the King's contract, exposures, leads), so it is the
+    same whatever the bot does: if those first decisions include an `expose` and a
+    `pass`, the bot meets them; `contract` it meets as King of its own kingdom, and
+    `play` in every deal."""
+    state = game.new_game(game_seed, options)
+    first: dict[tuple[int, int], str] = {}  # (deal index, seat) -> its first decision
+    while state.to_move >= 0:
+        first.setdefault((state.deal_index, state.to_move), state.kind)
+        game.apply_legal(state, state.legal[0])
+    kings = [record["king"] for record in game.deal_records(state)]
+    for seat in range(game.seats):
+        kinds = {
+            kind for (deal, who), kind in first.items() if who == seat and kings[deal] != seat
+        }
+        if {"expose", "pass"} <= kinds and seat in kings:
+            return seat
+    return None
+
+
 class _KindRecorder:
     """Wraps the bot under test: records each kind of decision it answered legally (the
     kind asked, not the answer's type: a Trianon "raise" decision answered "keep" counts)."""
@@ -169,6 +279,7 @@ class _KindRecorder:
         self._report = report
         self.name = player.name
         self.wants_notices = player.wants_notices
+        self.log_path = getattr(player, "log_path", None)  # the referee names it in faults
 
     def start_game(self, start: Any) -> None:
         self._player.start_game(start)
@@ -188,10 +299,14 @@ class _KindRecorder:
 
 
 def _account(report: CheckReport, replay: dict, seat: int) -> None:
-    """Count the contracts in which the bot itself played a card (not fallback moves)."""
+    """Count the contracts in which the bot itself played a card (not fallback moves),
+    and the bids it made itself."""
     for deal in replay["deals"]:
         contract = deal["events"][0].get("contract") if deal["events"] else None
         for event in deal["events"]:
-            if event["seat"] == seat and "auto" not in event and event["type"] == "play":
-                if contract:
-                    report.contracts_seen.add(contract)
+            if event["seat"] != seat or "auto" in event:
+                continue
+            if event["type"] == "play" and contract:
+                report.contracts_seen.add(contract)
+            elif event["type"] == "bid":
+                report.bids += 1

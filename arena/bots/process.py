@@ -35,6 +35,7 @@ from arena.wire.runtime import bot_verbosity
 
 MARKER_VARIABLE = "ARENA_BOT_ID"  # in every started bot's environment: finds its orphans
 LOG_CAP_BYTES = 1 << 20  # per bot process and match
+AT_ONCE_SECONDS = 1.0  # a bot that ends sooner than this after its start "exited at once"
 _PR_SET_CHILD_SUBREAPER = 36
 
 _live: set[BotProcess] = set()
@@ -154,6 +155,10 @@ class BotProcess:
             self.folder = Path(tempfile.mkdtemp(prefix="arena-bot-"))
         self.socket_path = self.folder / "bot.sock"
         self.address = f"unix:{self.socket_path}"
+        inside = INSIDE_SHARE / self.socket_path.name if self.slot else self.socket_path
+        self.bot_address = f"unix:{inside}"  # ARENA_BOT_ADDRESS as the bot sees it
+        self.started_at = 0.0  # time.monotonic() of the last start
+        self.ended_at: float | None = None  # when the referee first saw it ended
         self.bot_id = secrets.token_hex(8)
         self.marker = f"{MARKER_VARIABLE}={self.bot_id}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -180,9 +185,8 @@ class BotProcess:
         self.stop()
         with contextlib.suppress(FileNotFoundError):
             self.socket_path.unlink()
-        inside = INSIDE_SHARE / self.socket_path.name if self.slot else self.socket_path
         variables = {
-            ADDRESS_VARIABLE: f"unix:{inside}",
+            ADDRESS_VARIABLE: self.bot_address,
             MARKER_VARIABLE: self.bot_id,
             "PYTHONUNBUFFERED": "1",
             GRPC_VERBOSITY: bot_verbosity(),  # gRPC core's errors, into the bot's log
@@ -224,6 +228,8 @@ class BotProcess:
             )
         except OSError as err:
             raise ConfigError(f"cannot start bot command {shlex.join(self.argv)}: {err}") from None
+        self.started_at = time.monotonic()
+        self.ended_at = None
         with _live_lock:
             _live.add(self)
         mode = "ab" if self._log_started else "wb"
@@ -241,7 +247,16 @@ class BotProcess:
         return self.process.pid if self.process else -1
 
     def alive(self) -> bool:
-        return self.process is not None and self.process.poll() is None
+        return self.process is not None and self._poll() is None
+
+    def _poll(self) -> int | None:
+        """The exit status, or None while it runs; notes when it was first seen ended
+        (the referee polls every few milliseconds while it waits for the socket)."""
+        assert self.process is not None
+        code = self.process.poll()
+        if code is not None and self.ended_at is None:
+            self.ended_at = time.monotonic()
+        return code
 
     def wait_exit(self, timeout: float) -> None:
         """Give a dying process up to `timeout` seconds to be seen dead."""
@@ -252,12 +267,31 @@ class BotProcess:
     def exit_description(self) -> str:
         if self.process is None:
             return "not started"
-        code = self.process.poll()
+        code = self._poll()
         if code is None:
             return "running"
         if code < 0:
-            return f"killed by signal {signal.Signals(-code).name}"
+            return f"killed by signal {_signal_name(-code)}"
         return f"exited with code {code}"
+
+    def end_description(self) -> str:
+        """How and how soon the process ended, for a bot that never listened: "exited
+        at once with code 2 (0.05 s after it started)", "was killed by signal SIGKILL
+        4.2 s after it started"; "is still running" while it runs."""
+        if self.process is None:
+            return "was not started"
+        code = self._poll()
+        if code is None:
+            return "is still running"
+        seconds = (self.ended_at or time.monotonic()) - self.started_at
+        soon = (
+            f"at once ({seconds:.2f} s after it started)"
+            if seconds < AT_ONCE_SECONDS
+            else f"{seconds:.1f} s after it started"
+        )
+        if code < 0:
+            return f"was killed by signal {_signal_name(-code)} {soon}"
+        return f"exited {soon} with code {code}"
 
     def stop(self, grace: float = 0.5) -> None:
         """End the bot, its process group, and every descendant, then reap them.
@@ -322,6 +356,13 @@ class BotProcess:
             self.slot.release()  # empties the bot's and the referee's slot folders
         else:
             shutil.rmtree(self.folder, ignore_errors=True)  # a bot may leave files there
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return str(number)
 
 
 def _drain_to_log(stream, log_path: Path, mode: str, written: list[int]) -> None:

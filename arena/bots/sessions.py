@@ -8,6 +8,7 @@ every match, so a caller can print or save each as it comes.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +49,7 @@ class GamePlayed:
     result: GameResult
     match: int = 0  # the match's number (from 1) in a match series, else 0
     rotation: int = -1  # the game's rotation within its match, else -1
+    seconds: float = 0.0  # how long the game took to play
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,7 @@ class MatchPlayed:
     names: tuple[str, ...]
     totals: tuple[int, ...]
     games: int
+    seconds: float = 0.0  # how long the match took, its bots' start-up included
 
 
 def play_session(request: SessionRequest) -> Iterator[GamePlayed | MatchPlayed]:
@@ -84,24 +87,31 @@ def play_session(request: SessionRequest) -> Iterator[GamePlayed | MatchPlayed]:
         ) as players:  # fmt: skip
             names = unique_names([p.name for p in players])
             for number, seed in enumerate(game_seeds(request.seed, request.games), start=1):
+                started = time.monotonic()
                 result = play_game(game, players, seed, options, request.referee, names=names)
-                yield GamePlayed(number, seed, result)
+                yield GamePlayed(number, seed, result, seconds=time.monotonic() - started)
         return
     count = 0
     for number, seed in enumerate(game_seeds(request.seed, request.matches), start=1):
+        match_started = time.monotonic()
         with started_players(
             request.specs, game.name, options_dict, request.remote, request.logs,
             log_prefix=f"match{number}-", sandbox=request.sandbox,
         ) as players:  # fmt: skip
             names = unique_names([p.name for p in players])
             match = MatchResult(seed, names)
+            started = time.monotonic()
             for rotation, seating, result in match_games(
                 game, players, names, seed, options, request.referee
             ):
                 match.games.append(result)
                 match.seatings.append(seating)
                 count += 1
-                yield GamePlayed(count, seed, result, number, rotation)
+                yield GamePlayed(
+                    count, seed, result, number, rotation, seconds=time.monotonic() - started
+                )
+                started = time.monotonic()
         yield MatchPlayed(
-            number, seed, tuple(names), tuple(match.bot_totals()), len(match.games)
-        )
+            number, seed, tuple(names), tuple(match.bot_totals()), len(match.games),
+            seconds=time.monotonic() - match_started,
+        )  # fmt: skip

@@ -98,9 +98,25 @@ def replay(
     db: Annotated[Path, typer.Option(help="The league database, for a game id.")] = Path(
         "arena.db"
     ),
+    seat: Annotated[
+        int | None,
+        typer.Option(
+            min=0,
+            help="Show what this seat was asked, decision by decision: its view as the "
+            "bot received it, the legal actions, the answer.",
+        ),
+    ] = None,
+    deal: Annotated[
+        int | None, typer.Option(min=1, help="With --seat: only this deal's decisions.")
+    ] = None,
+    decision: Annotated[
+        int | None,
+        typer.Option(min=1, help="With --seat: only this decision (the request's decision_id)."),
+    ] = None,
     fmt: TextOrJsonOption = TextOrJson.TEXT,
 ) -> None:
-    """Print a game as readable text (deal by deal) or as its arena-replay/1 JSON."""
+    """Print a game as readable text (deal by deal) or as its arena-replay/1 JSON; with
+    --seat, what that seat was asked at each decision."""
     from arena.league.reports import replay_report
 
-    typer.echo(replay_report(target, db, fmt))
+    typer.echo(replay_report(target, db, fmt, seat, deal, decision))

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from contextlib import closing
+from collections.abc import Iterator, Sequence
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -28,7 +28,8 @@ from arena.cli.base import (
 from arena.errors import ConfigError
 
 if TYPE_CHECKING:  # grpc loads only for the commands that talk to bots
-    from arena.bots.sessions import GamePlayed, MatchPlayed
+    from arena.bots.sessions import GamePlayed, MatchPlayed, SessionRequest
+    from arena.league.play_db import PlayRecorder
 from arena.play.referee import RefereeSettings
 from arena.play.replays import ReplayWriter
 from arena.play.series import SeriesTotals
@@ -112,6 +113,17 @@ def play(
             "everything), for scripts and CI.",
         ),
     ] = False,
+    db: Annotated[
+        Path | None,
+        typer.Option(
+            help="Store the games in this league database, as a league of their own, for "
+            "`arena games`, `faults`, `replay` and `table`."
+        ),
+    ] = None,
+    league: Annotated[
+        str | None,
+        typer.Option(help="With --db: the league's name (default: play-YYYYMMDD-HHMMSS)."),
+    ] = None,
 ) -> None:
     """Play games (or seat-rotated matches) between bots and print the results.
 
@@ -131,25 +143,34 @@ def play(
         logs=logs,
         sandbox=started_sandbox(sandbox_mode, bots),
     )
+    if league is not None and db is None:
+        raise ConfigError(
+            f"--league {league} names the league --db stores the games in: give --db PATH too"
+        )
     writer = ReplayWriter(replays) if replays is not None else None
+    recorder = stored_session(db, request, league) if db is not None else None
     series = SeriesTotals()
     faults = faulty_games = 0
-    with closing(play_session(request)) as session:
+    with closing(play_session(request)) as session, _closing(recorder):
         for played in session:
             if isinstance(played, MatchPlayed):
                 series.add(played.names, played.totals, played.games)
                 if not as_json:
                     typer.echo(_match_line(played))
-                continue
-            faults += len(played.result.faults)
-            faulty_games += bool(played.result.faults)
-            path = writer.write(played.result.replay) if writer else None
-            typer.echo(_game_json(played, path) if as_json else _game_text(played))
+            else:
+                faults += len(played.result.faults)
+                faulty_games += bool(played.result.faults)
+                path = writer.write(played.result.replay) if writer else None
+                typer.echo(_game_json(played, path) if as_json else _game_text(played))
+            if recorder is not None:
+                recorder.add(played)
     if matches and not as_json:
         typer.echo(
             f"mean score per game over {matches} matches ({series.games} games): "
             + "  ".join(f"{n} {mean:+.1f}" for n, mean in series.means().items())
         )
+    if recorder is not None:
+        typer.echo(recorder.summary(), err=True)
     if fail_on_fault and faults:
         typer.echo(
             f"exit code {FAULT_EXIT_CODE} (--fail-on-fault): {_count(faults, 'fault')} in "
@@ -161,6 +182,24 @@ def play(
 
 def _count(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+
+def stored_session(db: Path, request: SessionRequest, league: str | None) -> PlayRecorder:
+    """The recorder of `--db`: it opens the database (and checks a named league)
+    before any bot starts."""
+    from arena.league.play_db import PlayRecorder
+
+    return PlayRecorder(db, request, league)
+
+
+@contextmanager
+def _closing(recorder: PlayRecorder | None) -> Iterator[None]:
+    try:
+        yield
+    finally:
+        if recorder is not None:
+            recorder.close()
 
 
 def _game_json(played: GamePlayed, path: Path | None) -> str:
@@ -194,7 +233,9 @@ def _game_text(played: GamePlayed) -> str:
     )
     lines = [f"{label} seed {played.seed}: {line}"]
     lines += [
-        f"  fault: {players[f.seat]} deal {f.deal} decision {f.decision} {f.kind}: {f.detail}"
+        f"  fault: {players[f.seat]} deal {f.deal} decision {f.decision} {f.kind}: "
+        + f.detail
+        + f.log_note()
         for f in result.faults
     ]
     return "\n".join(lines)

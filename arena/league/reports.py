@@ -29,6 +29,7 @@ from arena.league.formats import TableFormat, TextOrJson, text_safe
 from arena.league.table import about_lines, league_about, league_rows, render
 from arena.play.replay_text import replay_text
 from arena.play.replays import check_replay, read_replay
+from arena.play.seat_view import NotInGame, seat_decisions, seat_decisions_text
 
 T = TypeVar("T")
 
@@ -131,8 +132,21 @@ def render_games(rows: Sequence[dict[str, Any]], fmt: TextOrJson) -> str:
     )
 
 
-def replay_report(target: str, db_path: Path, fmt: TextOrJson) -> str:
-    """A replay, from a stored game's id or a file, as text or its JSON (`arena replay`)."""
+def replay_report(
+    target: str,
+    db_path: Path,
+    fmt: TextOrJson,
+    seat: int | None = None,
+    deal: int | None = None,
+    decision: int | None = None,
+) -> str:
+    """A replay, from a stored game's id or a file, as text or its JSON (`arena
+    replay`); with `seat`, what that seat was asked, decision by decision, optionally
+    of one deal or one decision only."""
+    if seat is None and (deal is not None or decision is not None):
+        raise ConfigError(
+            "--deal and --decision choose among one seat's decisions: give --seat too"
+        )
     if target.isdigit() and not Path(target).exists():
         db = store.open_existing(db_path)
         try:
@@ -147,9 +161,13 @@ def replay_report(target: str, db_path: Path, fmt: TextOrJson) -> str:
         data = read_replay(Path(target))
     try:
         check_replay(data)
+        if seat is not None:
+            return _seat_report(data, fmt, seat, deal, decision)
         if fmt == TextOrJson.JSON:
             return json.dumps(data, indent=1)
         return replay_text({**data, "players": [text_safe(p) for p in data["players"]]})
+    except NotInGame as err:
+        raise ConfigError(f"{target}: {err}") from None
     except ConfigError as err:
         raise ConfigError(
             f"{target}: {err}; give a replay file that `arena play --replays` wrote"
@@ -159,3 +177,13 @@ def replay_report(target: str, db_path: Path, fmt: TextOrJson) -> str:
             f"{target}: not a readable arena-replay/1 replay ({type(err).__name__}: {err}); "
             "give a replay file that `arena play --replays` wrote"
         ) from None
+
+
+
+def _seat_report(
+    data: dict, fmt: TextOrJson, seat: int, deal: int | None, decision: int | None
+) -> str:
+    decisions = seat_decisions(data, seat, deal, decision)
+    if fmt == TextOrJson.JSON:
+        return json.dumps([d.as_dict() for d in decisions], indent=1)
+    return seat_decisions_text(data, seat, decisions)

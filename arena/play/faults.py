@@ -8,6 +8,7 @@ values are the strings replays and the database hold (docs/protocol.md, "Faults"
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -91,3 +92,15 @@ class Fault:
             "got": self.got,
             "log": self.log,
         }
+
+    def log_note(self) -> str:
+        """"; log: PATH" for a fault line, naming the bot's log (relative to the current
+        folder when it lies below it, as a user would type it); "" when there is no log
+        or the detail names it already (a crash does)."""
+        if not self.log:
+            return ""
+        shown = os.path.relpath(self.log)
+        shown = self.log if shown.startswith("..") else shown
+        if shown in self.detail or self.log in self.detail:
+            return ""
+        return f"; log: {shown}"

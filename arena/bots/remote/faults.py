@@ -11,6 +11,7 @@ names what came back (docs/protocol.md, "Faults").
 from __future__ import annotations
 
 import time
+from collections.abc import Collection
 
 import grpc
 
@@ -96,10 +97,30 @@ def stream_closed() -> BotFault:
     )
 
 
-def wrong_decision(asked: int, reply: pb.DecisionReply) -> BotFault:
+def still_busy(fault: BotFault, first: int, seconds: float) -> BotFault:
+    """A timeout that followed another with no answer in between: the bot was most
+    likely still working on the first (`arena.bots.remote.player`, `_timed_out`)."""
+    note = (
+        "; likely cause, if the bot answers one decision at a time (as the Python SDK "
+        f"does): the bot was still busy with decision {first} when this one was asked "
+        f"(decision {first}, asked {seconds:.3f} s before this one, timed out unanswered, "
+        "and nothing has come back since)"
+    )
+    return BotFault(fault.kind, fault.detail + note, fault.expected, fault.got)
+
+
+def wrong_decision(
+    asked: int, reply: pb.DecisionReply, timed_out: Collection[int] = ()
+) -> BotFault:
+    late = (
+        f" (a late answer to decision {reply.decision_id}, which had timed out: the bot "
+        "was still busy with it when this one was asked)"
+        if reply.decision_id in timed_out
+        else ""
+    )
     return BotFault(
         FaultKind.PROTOCOL,
-        f"answered decision {reply.decision_id} when asked decision {asked}: "
+        f"answered decision {reply.decision_id} when asked decision {asked}{late}: "
         "echo DecisionRequest.decision_id in the reply",
         f"in a DecisionReply with decision_id {asked}",
         f"decision_id {reply.decision_id}, action {short(reply.action)}",

@@ -11,6 +11,8 @@ answer every Hello as if it were the first.
 from __future__ import annotations
 
 import asyncio
+import re
+import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -26,7 +28,7 @@ from arena.errors import ArenaError
 from arena.games.base import Game
 from arena.play.faults import FaultKind, truncate
 from arena.wire.codec import options_text
-from arena.wire.protocol import PROTOCOL_VERSION
+from arena.wire.protocol import ADDRESS_VARIABLE, PROTOCOL_VERSION
 from arena.wire.v1 import bot_pb2 as pb
 
 NAME_LIMIT = 64  # characters kept of a bot's name and version from the handshake
@@ -67,7 +69,7 @@ async def connect(
 
     if process is not None:
         if not wait_for_socket(process.socket_path, process, startup_timeout):
-            raise BotStartError(problem("did not start listening"))
+            raise BotStartError(not_listening(spec, process, startup_timeout))
         try:
             address = process.ready_address()
         except (OSError, ValueError) as err:
@@ -134,15 +136,69 @@ def start_problem(
     spec: str, address: str, process: BotProcess | None, startup_timeout: float, what: str
 ) -> str:
     """What went wrong at start-up, for the fault detail and the CLI's error line."""
-    text = f"bot {spec!r} {what} at {address} within {startup_timeout} s (startup_timeout)"
+    text = f"bot {spec!r} {what} at {address}"
+    if process is not None and process.bot_address != address:
+        text += f" ({ADDRESS_VARIABLE}={process.bot_address} as the bot saw it)"
+    text += f" within {startup_timeout} s (startup_timeout)"
     if process is not None:
         if not process.alive():
             text += f"; it {process.exit_description()}"
-        text += f"; its log: {process.log_path}"
-        tail = log_tail(process.log_path)
-        if tail:
-            text += "\n--- last lines of the log ---\n" + tail
+        text += _log_part(process)
     return text
+
+
+def not_listening(spec: str, process: BotProcess, startup_timeout: float) -> str:
+    """A started bot whose socket never appeared: it ended first (how, and how soon),
+    or it ran the whole startup_timeout without listening where it was told."""
+    given = f"{ADDRESS_VARIABLE}={process.bot_address}"
+    if process.alive():
+        text = (
+            f"bot {spec!r} did not listen on ${ADDRESS_VARIABLE} within {startup_timeout} s "
+            f"(startup_timeout): it is still running, but nothing listens at {given}, the "
+            f"address it was given; a bot must listen on ${ADDRESS_VARIABLE}"
+        )
+    else:
+        text = (
+            f"bot {spec!r} {process.end_description()}, before it listened on "
+            f"${ADDRESS_VARIABLE} ({given} as the bot saw it)"
+        )
+    return text + _log_part(process)
+
+
+def _log_part(process: BotProcess) -> str:
+    """The log's path, an explanation of a failure the log shows that has a known
+    cause, and the log's last lines."""
+    text = f"; its log: {process.log_path}"
+    tail = log_tail(process.log_path)
+    hint = missing_module_hint(tail)
+    if hint:
+        text += f"; {hint}"
+    if tail:
+        text += "\n--- last lines of the log ---\n" + tail
+    return text
+
+
+_MISSING_MODULE = re.compile(r"ModuleNotFoundError: No module named '([^']+)'")
+
+
+def missing_module_hint(log: str) -> str:
+    """What to do about a Python bot that stopped on an import its interpreter cannot
+    make (the last `ModuleNotFoundError` in its log); "" when there is none."""
+    found = _MISSING_MODULE.findall(log)
+    if not found:
+        return ""
+    module = found[-1]
+    if module.split(".")[0] == "arena":
+        return (
+            f"its Python cannot import the arena (No module named {module!r}): start a "
+            "Python bot as `python FILE` (or `python -m MODULE`), which runs it on the "
+            f"arena's own interpreter ({sys.executable}), or install the arena into the "
+            "interpreter the bot runs on"
+        )
+    return (
+        f"its Python has no module {module!r}: install it into the interpreter the bot "
+        f"runs on (for `python FILE`, the arena's own: {sys.executable} -m pip install ...)"
+    )
 
 
 def log_tail(path: Path, lines: int = 15) -> str:

@@ -70,6 +70,8 @@ class RemotePlayer:
         self._info: pb.GameInfo | None = None
         self._info_bytes = b""
         self._decision_id = 0
+        self._unanswered: tuple[int, float] | None = None  # see `_timed_out`
+        self._late_ids: set[int] = set()  # this game's decisions that timed out unanswered
         self._restarts = 0
         self._dead: BotFault | None = None
         self._bank = 0.0
@@ -108,6 +110,7 @@ class RemotePlayer:
         self.version = connection.version
         self.wants_notices = connection.notices
         self._dead = None
+        self._unanswered = None  # a new process (or channel) is busy with nothing
 
     async def _disconnect(self) -> None:
         """End the transport and the channel of an earlier connection, if any."""
@@ -128,6 +131,8 @@ class RemotePlayer:
         self._game_seq += 1
         self._restarts = 0
         self._decision_id = 0
+        self._unanswered = None
+        self._late_ids = set()
         self._bank = self.settings.time_bank
         self._abandon()
         self._notices.clear()
@@ -185,7 +190,11 @@ class RemotePlayer:
         )
         deadline = started + limit
         asked = time.monotonic()
-        reply = await self._ask(data, deadline)
+        try:
+            reply = await self._ask(data, deadline)
+        except BotFault as fault:
+            raise self._timed_out(fault, asked) from None
+        self._unanswered = None  # it answered: whatever it was busy with is done
         answered = time.monotonic()
         self.wait_seconds += answered - asked
         elapsed = answered - started
@@ -198,11 +207,29 @@ class RemotePlayer:
         self.latencies.append(elapsed)
         if reply.decision_id != self._decision_id:
             self._abandon()
-            raise faults.wrong_decision(self._decision_id, reply)
+            raise faults.wrong_decision(self._decision_id, reply, self._late_ids)
         try:
             return self._codec.parse_answer(reply.action)
         except IllegalAction:
             raise faults.not_an_action(self._game.name, reply.action) from None
+
+    def _timed_out(self, fault: BotFault, asked: float) -> BotFault:
+        """Keep track of decisions that timed out with no answer at all (the call
+        cancelled): when the one before this also did, and nothing has come back since,
+        the bot is most likely still busy with the first of them. A bot that answers
+        one decision at a time (the Python SDK's `act` holds its server's only thread)
+        reads the next request only when it is done with the old one, so its next
+        decisions time out too, through no slowness of their own; the fault says so.
+        Any other failure (an answer, late or wrong; a crash) ends the run."""
+        if fault.kind != FaultKind.TIMEOUT:
+            self._unanswered = None
+            return fault
+        self._late_ids.add(self._decision_id)
+        if self._unanswered is None:
+            self._unanswered = (self._decision_id, asked)
+            return fault
+        first, first_asked = self._unanswered
+        return faults.still_busy(fault, first, asked - first_asked)
 
     async def _ask(self, data: bytes, deadline: float) -> pb.DecisionReply:
         """One decision over the transport; every way it can fail becomes its fault."""

@@ -1,0 +1,201 @@
+"""What one seat was asked in a game, decision by decision, rebuilt from its replay
+(`arena replay GAME --seat S`).
+
+A replay holds the events, not the views, so the game is played again through the
+engine from its seed and options, event by event, and at each of the seat's decisions
+the view is what `game.observe` builds (the one place a seat's view leaves the hidden
+state), encoded as the referee encodes a DecisionRequest and decoded as the SDK decodes
+one: the observation and the legal actions are exactly what the bot received as
+`turn.view` and `turn.legal`. Nothing of the view is derived here.
+
+A decision counts as asked as the referee counts it (`Fault.decision`, the request's
+`decision_id`): every decision with more than one legal action, except the fallbacks
+played unasked after `max_faults`. Forced moves (a single legal action) are played
+without asking and are left out. Replays keep no per-decision times.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from arena.errors import ConfigError, IllegalAction
+from arena.games import get_game
+from arena.games.base import Game
+from arena.play.faults import MAX_FAULTS_MARK
+from arena.wire.codec import WireCodec
+from arena.wire.messages import action_dict, observation_dict
+from arena.wire.v1 import bot_pb2 as pb
+
+NOT_RECORDED = "not recorded (replays keep no per-decision times)"
+
+
+class NotInGame(ConfigError):
+    """A seat, deal or decision the game does not have: the option's fault, not the
+    replay's."""
+
+
+@dataclass(frozen=True)
+class SeatDecision:
+    """One decision put to the seat, as the bot received it and as it was answered."""
+
+    number: int  # the seat's n-th decision asked in the game: the request's decision_id
+    deal: int  # from 1
+    event: int  # the index of the answer in the deal's replay events
+    kind: str
+    view: dict[str, Any]  # `turn.view`
+    legal: list[dict[str, Any]]  # `turn.legal`
+    answer: dict[str, Any]  # the action played, as a replay event without its seat
+    fallback: str  # the fault kind when the referee played the fallback, else ""
+    fault: Mapping[str, Any] | None  # the replay's fault record of this decision
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "decision": self.number,
+            "deal": self.deal,
+            "event": self.event,
+            "kind": self.kind,
+            "view": self.view,
+            "legal": self.legal,
+            "answer": self.answer,
+            "fallback": self.fallback or None,
+            "fault": dict(self.fault) if self.fault else None,
+            "ms": None,
+        }
+
+
+def seat_decisions(
+    replay: Mapping[str, Any],
+    seat: int,
+    deal: int | None = None,
+    decision: int | None = None,
+) -> list[SeatDecision]:
+    """The decisions `seat` was asked in the game of `replay` (a checked arena-replay/1
+    document), optionally only those of deal `deal` (from 1) or the one numbered
+    `decision`. ConfigError when the seat, deal or decision is not in the game, or when
+    the replay's events are not a game the engine plays."""
+    game = get_game(replay["game"])
+    if not 0 <= seat < game.seats:
+        raise NotInGame(f"--seat {seat}: a {game.name} game has seats 0 to {game.seats - 1}")
+    deals = replay["deals"]
+    if deal is not None and not 1 <= deal <= len(deals):
+        raise NotInGame(f"--deal {deal}: this game has deals 1 to {len(deals)}")
+    try:
+        options = game.parse_options(replay.get("options") or {})
+    except ConfigError as err:
+        raise ConfigError(f"the replay's options: {err}") from None
+    faults = [f for f in replay.get("faults", []) if f.get("seat") == seat]
+    codec = WireCodec(game)
+    state = game.new_game(str(replay["seed"]), options)
+    out: list[SeatDecision] = []
+    asked = 0
+    while state.to_move >= 0:
+        index, at = state.deal_index, len(state.events)
+        event = _event(deals, index, at)
+        action = _action(game, state, event, index, at)
+        if state.to_move == seat and len(state.legal) > 1 and event.get("auto") != MAX_FAULTS_MARK:
+            asked += 1
+            if (deal is None or deal == index + 1) and (decision is None or decision == asked):
+                out.append(_decision(game, codec, state, seat, asked, event, faults))
+        game.apply_legal(state, action)
+    if decision is not None and not out:
+        raise NotInGame(
+            f"--decision {decision}: seat {seat} was asked decisions 1 to {asked} in this game"
+            + (f", none of them numbered {decision} in deal {deal}" if deal is not None else "")
+        )
+    return out
+
+
+def _event(deals: list[Any], index: int, at: int) -> Mapping[str, Any]:
+    if index >= len(deals) or at >= len(deals[index].get("events", [])):
+        raise ConfigError(
+            f"the replay stops at deal {index + 1} event {at}, but the game goes on there: "
+            "it is cut short or was not written by this arena"
+        )
+    event = deals[index]["events"][at]
+    if not isinstance(event, Mapping):
+        raise ConfigError(f"deal {index + 1} event {at} of the replay is not an object")
+    return event
+
+
+def _action(game: Game, state: Any, event: Mapping[str, Any], index: int, at: int) -> int:
+    """The engine action of `event`, checked against the game as the engine plays it."""
+    where = f"deal {index + 1} event {at} of the replay ({json.dumps(dict(event))})"
+    if event.get("seat") != state.to_move:
+        raise ConfigError(f"{where} is not seat {state.to_move}'s, whose turn the rules make it")
+    try:
+        action = game.parse_event(event)
+    except IllegalAction as err:
+        raise ConfigError(f"{where}: {err}") from None
+    if action not in state.legal:
+        raise ConfigError(f"{where} is not a legal {state.kind} action there")
+    return action
+
+
+def _decision(
+    game: Game,
+    codec: WireCodec,
+    state: Any,
+    seat: int,
+    number: int,
+    event: Mapping[str, Any],
+    faults: list[Mapping[str, Any]],
+) -> SeatDecision:
+    """The request the seat was sent, decoded as the SDK decodes it."""
+    view = game.observe(state, seat)
+    request = pb.DecisionRequest.FromString(codec.decision_bytes(view, state.legal, number, b"", 0))
+    deal, at = state.deal_index + 1, len(state.events)
+    fault = next(
+        (f for f in faults if f.get("deal") == deal and f.get("event", at) == at), None
+    ) if "auto" in event else None  # fmt: skip
+    return SeatDecision(
+        number,
+        deal,
+        at,
+        request.kind,
+        observation_dict(request.observation),
+        [action_dict(a) for a in request.legal],
+        {k: v for k, v in event.items() if k not in ("seat", "auto")},
+        str(event.get("auto", "")),
+        fault,
+    )
+
+
+def seat_decisions_text(
+    replay: Mapping[str, Any], seat: int, decisions: list[SeatDecision]
+) -> str:
+    """The decisions as text: per decision its number, deal and kind, the legal actions,
+    the answer (and the fault, for a fallback), the time, and the view, each as the
+    JSON the bot received."""
+    players = replay["players"]
+    head = (
+        f"seat {seat} ({players[seat]}) in the {replay['game']} game of seed "
+        f"{replay['seed']!r}: {len(decisions)} decision{'s' if len(decisions) != 1 else ''} "
+        "shown, numbered as the requests' decision_id (forced moves, played without "
+        "asking, are left out)"
+    )
+    blocks = [head]
+    for d in decisions:
+        answer = json.dumps(d.answer)
+        if d.fallback:
+            got = f"; the bot answered {d.fault['got']}" if d.fault and d.fault.get("got") else ""
+            answer += f" (the referee's fallback after a fault: {d.fallback}{got})"
+        lines = [
+            f"decision {d.number}: deal {d.deal}, event {d.event}, {d.kind}",
+            f"  legal:  {json.dumps(d.legal)}",
+            f"  answer: {answer}",
+        ]
+        if d.fault:
+            lines.append(f"  fault:  {d.fault.get('kind')}: {d.fault.get('detail')}")
+        lines.append(f"  time:   {NOT_RECORDED}")
+        lines.append("  view:   {")
+        lines += [
+            f"    {json.dumps(key)}: {json.dumps(value)}"
+            + ("," if i < len(d.view) - 1 else "")
+            for i, (key, value) in enumerate(d.view.items())
+        ]
+        lines.append("  }")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
