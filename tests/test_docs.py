@@ -198,7 +198,11 @@ def test_the_readme_fault_example_is_what_arena_play_prints(tmp_path, monkeypatc
     logs = ["--logs", str(tmp_path / "logs")]
     result = runner.invoke(app, [*argv, "--sandbox", "off", *logs], catch_exceptions=False)
     assert result.exit_code == 0, result.output
+    run_folder = next((tmp_path / "logs").iterdir())  # logs/run-DATE-TIME-PID/
+    assert re.fullmatch(r"run-\d{8}-\d{6}-\d+", run_folder.name), run_folder.name
     output = result.output.replace(f"{tmp_path / 'logs'}/", "arena-logs/")  # the default
+    shown = "arena-logs/run-20261201-101500-4242/"  # the README's example of a run's folder
+    output = output.replace(f"arena-logs/{run_folder.name}/", shown)
     printed = [line for line in output.splitlines() if not line.startswith("the sandbox")]
     assert printed == block[1:]
 

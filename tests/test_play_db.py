@@ -23,6 +23,13 @@ def _invoke(*args: str):
     return result.output
 
 
+def _data(*args: str):
+    """A command's --format json output: its stdout (the notes go to stderr)."""
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
 def test_games_faults_replay_and_table_read_a_stored_play_session(tmp_path) -> None:
     db = tmp_path / "play.db"
     out = _invoke(
@@ -33,12 +40,12 @@ def test_games_faults_replay_and_table_read_a_stored_play_session(tmp_path) -> N
     [summary] = [line for line in out.splitlines() if line.startswith("stored ")]
     name = summary.split("'")[1]
     assert name.startswith("play-") and "stored 2 games in league" in summary
-    games = json.loads(_invoke("games", "--db", str(db), "--format", "json"))
+    games = _data("games", "--db", str(db), "--format", "json")
     assert [(g["league"], g["match"], g["rotation"], g["seed"]) for g in games] == [
         (name, 0, 0, "7-1"), (name, 1, 0, "7-2"),
     ]  # fmt: skip
     assert games[0]["players"] == ["scripted", "random", "random#2", "first"]
-    faults = json.loads(_invoke("faults", "--db", str(db), "--format", "json"))
+    faults = _data("faults", "--db", str(db), "--format", "json")
     assert [(f["entrant"], f["kind"], f["game_id"], f["decision"]) for f in faults] == [
         ("scripted", "illegal", games[0]["id"], 3), ("scripted", "illegal", games[1]["id"], 3),
     ]  # fmt: skip
@@ -46,7 +53,7 @@ def test_games_faults_replay_and_table_read_a_stored_play_session(tmp_path) -> N
     shown = _invoke("replay", str(games[1]["id"]), "--db", str(db), "--seat", "0",
                     "--decision", "3")  # fmt: skip
     assert "the trix game of seed '7-2'" in shown and "fallback after a fault: illegal" in shown
-    table = json.loads(_invoke("table", "--db", str(db), "--format", "json"))
+    table = _data("table", "--db", str(db), "--format", "json")
     assert sorted(r["name"] for r in table) == ["first", "random", "random#2", "scripted"]
     assert {r["games"] for r in table} == {2} and table[-1]["name"] == "scripted"
     database = store.open_existing(db)
@@ -65,7 +72,7 @@ def test_matches_are_stored_one_match_each_and_a_named_league_grows(tmp_path) ->
             "--rules", "target=300", "--db", str(db), "--league", "cup"]  # fmt: skip
     _invoke(*args, "--matches", "2")
     _invoke(*args, "--matches", "1")
-    games = json.loads(_invoke("games", "--db", str(db), "--league", "cup", "--format", "json"))
+    games = _data("games", "--db", str(db), "--league", "cup", "--format", "json")
     assert [(g["match"], g["rotation"]) for g in games] == [
         (m, r) for m in range(3) for r in range(3)
     ]

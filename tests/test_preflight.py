@@ -145,8 +145,9 @@ def test_a_league_with_bots_that_cannot_start_stops_before_playing_then_resumes_
         error = refused.stderr[refused.stderr.index("error:") :]
         assert sorted(_listed(error)) == sorted(BROKEN)  # all three, in one list; good is not
         assert "--allow-broken" in error
-        assert "exited with code 4" in error and "giving up before listening" in error
-        assert "did not start listening" in error and "refused to play" in error
+        assert "exited at once" in error and "with code 4" in error
+        assert "giving up before listening" in error
+        assert "did not listen on $ARENA_BOT_ADDRESS" in error and "refused to play" in error
         logs = re.findall(r"its log: (\S+\.log)", error)
         assert len(logs) == 3 and all(Path(log).is_file() for log in logs)
         assert "checking 4 entrants" in refused.stderr and "good: ok" in refused.stderr
@@ -245,7 +246,7 @@ def test_a_resumed_league_checks_its_entrants_again(tmp_path, monkeypatch) -> No
     bot.write_text(EXITS_AT_ONCE)
     with pytest.raises(ConfigError) as refused:
         runner_module.run_league(path, db_path, workers=1)
-    assert _listed(str(refused.value)) == ["mine"] and "exited with code 4" in str(refused.value)
+    assert _listed(str(refused.value)) == ["mine"] and "with code 4" in str(refused.value)
     assert _stored(db_path) == 1
     assert marked_processes(str(bot)) == []
 

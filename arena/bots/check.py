@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.bots.process import run_log_folder
 from arena.bots.remote.player import RemotePlayer
 from arena.bots.remote.settings import RemoteSettings
 from arena.bots.sandbox import Sandbox
@@ -189,6 +190,7 @@ def check_bot(
     )
     specs = [spec] + [OPPONENT] * (game.seats - 1)
     plan = game_plan(game, options, seed)
+    log_dir = run_log_folder(log_dir or Path("arena-logs"))  # a folder per check
     started = time.monotonic()
     try:
         with started_players(

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena.bots.process import run_log_folder
 from arena.bots.remote.settings import RemoteSettings
 from arena.bots.sandbox import Sandbox
 from arena.bots.spec import started_players, unique_names
@@ -80,9 +81,12 @@ def play_session(request: SessionRequest) -> Iterator[GamePlayed | MatchPlayed]:
             f"{game.name} needs {game.seats} bots, one per seat; got {len(request.specs)}"
         )
     options_dict = game.options_dict(options)
+    logs = request.logs
+    if any(not s.strip().startswith(("builtin:", "grpc:")) for s in request.specs):
+        logs = run_log_folder(logs)  # a folder per run: a rerun writes no log over this one's
     if not request.matches:
         with started_players(
-            request.specs, game.name, options_dict, request.remote, request.logs,
+            request.specs, game.name, options_dict, request.remote, logs,
             sandbox=request.sandbox,
         ) as players:  # fmt: skip
             names = unique_names([p.name for p in players])
@@ -95,7 +99,7 @@ def play_session(request: SessionRequest) -> Iterator[GamePlayed | MatchPlayed]:
     for number, seed in enumerate(game_seeds(request.seed, request.matches), start=1):
         match_started = time.monotonic()
         with started_players(
-            request.specs, game.name, options_dict, request.remote, request.logs,
+            request.specs, game.name, options_dict, request.remote, logs,
             log_prefix=f"match{number}-", sandbox=request.sandbox,
         ) as players:  # fmt: skip
             names = unique_names([p.name for p in players])
