@@ -136,18 +136,30 @@ class TrianonOptions:
     max_deals: int = 200
 
 
+OPTION_MAXIMA = {  # past these a game could not finish (max_deals) or the value is a typo
+    "target": 1_000_000,
+    "max_deals": 1_000,
+}
+
+
 def _positive_int(key: str, value: Any) -> int:
+    """A positive whole number up to `OPTION_MAXIMA[key]`: an int, a float with no
+    fraction, or ASCII digits as text; anything else is refused, naming the option."""
     number: int | None = None
+    text = value.strip() if isinstance(value, str) else ""
     if isinstance(value, bool):
         number = None
     elif isinstance(value, int):
         number = value
     elif isinstance(value, float) and value.is_integer():
         number = int(value)
-    elif isinstance(value, str) and value.strip().isdigit():
-        number = int(value.strip())
-    if number is None or number < 1:
-        raise ConfigError(f"rule option {key!r} must be a positive whole number, not {value!r}")
+    elif text.isascii() and text.isdigit():  # "²" is a digit to isdigit, not to int
+        number = int(text)
+    if number is None or not 1 <= number <= OPTION_MAXIMA[key]:
+        raise ConfigError(
+            f"rule option {key!r} must be a positive whole number of at most "
+            f"{OPTION_MAXIMA[key]}, not {value!r}"
+        )
     return number
 
 

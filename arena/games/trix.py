@@ -117,6 +117,21 @@ def _parse_bool(key: str, value: Any) -> bool:
     raise ConfigError(f"rule option {key!r} must be true or false, not {value!r}")
 
 
+def _whole_number(value: Any) -> int | None:
+    """`value` as a whole number: an int, a float with no fraction (2.0), or ASCII digits
+    as text (" 2 ", as `--rules kingdoms=2` gives it); None for anything else (booleans,
+    2.7, NaN, infinity), which is refused rather than cut to its whole part."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        return int(value.strip())
+    return None
+
+
 def parse_options(raw: Mapping[str, Any] | None = None) -> TrixOptions:
     """Validate T-9 options; every error names the option and what is allowed."""
     raw = dict(raw or {})
@@ -132,13 +147,11 @@ def parse_options(raw: Mapping[str, Any] | None = None) -> TrixOptions:
         if key in raw:
             kw[key] = _parse_bool(key, raw[key])
     if "kingdoms" in raw:
-        try:
-            kingdoms = int(raw["kingdoms"])
-        except (TypeError, ValueError):
-            kingdoms = 0
-        if isinstance(raw["kingdoms"], bool) or not 1 <= kingdoms <= 4:
+        kingdoms = _whole_number(raw["kingdoms"])
+        if kingdoms is None or not 1 <= kingdoms <= 4:
             raise ConfigError(
-                f"rule option 'kingdoms' must be 1, 2, 3 or 4, not {raw['kingdoms']!r}"
+                "rule option 'kingdoms' must be 1, 2, 3 or 4 (a whole number, or its digits "
+                f"as text), not {raw['kingdoms']!r}"
             )
         kw["kingdoms"] = kingdoms
     if "tiebreak" in raw:
