@@ -94,7 +94,7 @@ class SandboxLimits:
         for key, (largest, why) in self.ceilings(given).items():
             value = getattr(self, key)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ConfigError(f"{key} must be a whole number of at least 1; got {value!r}")
+                raise ConfigError(f"{key} must be a whole number of at least 1; got {value}")
             if value > largest:
                 said = "" if key in given else " (the default)"
                 raise ConfigError(f"{key}{said} must be at most {largest}, {why}; got {value}")

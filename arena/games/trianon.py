@@ -43,6 +43,7 @@ Bidding, as this engine reads N-3.3 .. N-3.5:
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -137,7 +138,7 @@ class TrianonOptions:
 
 
 OPTION_MAXIMA = {  # past these a game could not finish (max_deals) or the value is a typo
-    "target": 1_000_000,
+    "target": 1_000_000_000,
     "max_deals": 1_000,
 }
 
@@ -158,7 +159,7 @@ def _positive_int(key: str, value: Any) -> int:
     if number is None or not 1 <= number <= OPTION_MAXIMA[key]:
         raise ConfigError(
             f"rule option {key!r} must be a positive whole number of at most "
-            f"{OPTION_MAXIMA[key]}, not {value!r}"
+            f"{OPTION_MAXIMA[key]}, not {reprlib.repr(value)}"
         )
     return number
 
@@ -170,7 +171,8 @@ def parse_options(raw: Mapping[str, Any] | None = None) -> TrianonOptions:
     unknown = sorted(set(raw) - set(known))
     if unknown:
         raise ConfigError(
-            f"unknown Trianon rule option {unknown[0]!r}; the options are: {', '.join(known)}"
+            f"unknown Trianon rule option {reprlib.repr(unknown[0])}; the options are: "
+            + ", ".join(known)
         )
     return TrianonOptions(**{key: _positive_int(key, value) for key, value in raw.items()})
 

@@ -169,7 +169,9 @@ class _Reader:
             self.fail("", f"must be a table ([{table}])")
         unknown = sorted(set(data) - allowed)
         if unknown:
-            key = unknown[0] if unknown[0].isidentifier() else shown(unknown[0])  # one line
+            key = unknown[0]
+            if not key.isidentifier() or len(key) > 40:  # one line, and a short one
+                key = shown(key)
             self.fail(key, "is not a known key; known keys: " + ", ".join(sorted(allowed)))
         self.data = data
 

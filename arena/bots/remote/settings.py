@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import reprlib
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -32,7 +33,7 @@ def number_problem(value: object, low: float, high: float, what: str) -> str | N
     ok = (  # NaN fails every comparison and infinity the bounds: both are refused
         isinstance(value, int | float) and not isinstance(value, bool) and low <= value <= high
     )
-    return None if ok else f"must be {what}; got {value!r}"
+    return None if ok else f"must be {what}; got {reprlib.repr(value)}"
 
 
 def seconds_problem(key: str, value: object) -> str | None:
