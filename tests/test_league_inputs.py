@@ -62,6 +62,7 @@ def _values() -> dict[str, str]:
         "@CORES_PLUS_1@": str(cores + 1),
         "@CORES@": str(cores),
         "@DEEP_NESTING@": "a = " + "[" * 100_000 + "]" * 100_000,
+        "@LONG_KEY@": "x" * 5000,
     }
 
 
