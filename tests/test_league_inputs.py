@@ -126,7 +126,7 @@ def pretend(case: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
         real = resource.getrlimit
         by_resource = {}
         for key, value in hard.items():
-            _name, which = sandbox.KERNEL_LIMITS[key]
+            _words, _name, which = sandbox.KERNEL_LIMITS[key]
             unit = 1 << 20 if key.endswith("_mb") else 1
             limit = resource.RLIM_INFINITY if value == "unlimited" else value * unit
             by_resource[which] = (limit, limit)

@@ -93,8 +93,6 @@ class SandboxLimits:
         given = set(_LIMIT_KEYS if given is None else given)
         for key, (largest, why) in self.ceilings(given).items():
             value = getattr(self, key)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ConfigError(f"{key} must be a whole number of at least 1; got {value}")
             if value > largest:
                 said = "" if key in given else " (the default)"
                 raise ConfigError(f"{key}{said} must be at most {largest}, {why}; got {value}")
@@ -111,13 +109,11 @@ class SandboxLimits:
             top, why = ARENA_CEILINGS[key]
             bounds = [(top, why)]
             if key in KERNEL_LIMITS:
-                name, resource_id = KERNEL_LIMITS[key]
+                words, name, resource_id = KERNEL_LIMITS[key]
                 hard = resource.getrlimit(resource_id)[1]
                 if hard != resource.RLIM_INFINITY:
-                    bounds.append(
-                        (hard // _UNITS.get(key, 1),
-                         f"the hard limit of {name} ({_RESOURCE_NAMES[key]}) on this machine")
-                    )  # fmt: skip
+                    why = f"the hard limit of {words} ({name}) on this machine"
+                    bounds.append((hard // _UNITS.get(key, 1), why))
             if key in ("memory_mb", "tmp_mb") and key in given and memory:
                 bounds.append((memory, "this machine's memory"))
             if key == "memory_mb":
@@ -133,18 +129,14 @@ class SandboxLimits:
 
 _LIMIT_KEYS = tuple(f.name for f in fields(SandboxLimits))
 _UNITS = {"file_size_mb": MB, "memory_mb": MB, "address_space_mb": MB, "tmp_mb": MB}
-KERNEL_LIMITS = {  # the keys prlimit sets, with the resource each one is
-    "processes": ("processes of one user", resource.RLIMIT_NPROC),
-    "open_files": ("open files per process", resource.RLIMIT_NOFILE),
-    "file_size_mb": ("the file size", resource.RLIMIT_FSIZE),
-    "cpu_seconds": ("CPU seconds per process", resource.RLIMIT_CPU),
-    "memory_mb": ("data memory per process", resource.RLIMIT_DATA),
-    "address_space_mb": ("the address space per process", resource.RLIMIT_AS),
+KERNEL_LIMITS = {  # the keys prlimit sets: the resource in words, its name, its number
+    "processes": ("processes of one user", "RLIMIT_NPROC", resource.RLIMIT_NPROC),
+    "open_files": ("open files per process", "RLIMIT_NOFILE", resource.RLIMIT_NOFILE),
+    "file_size_mb": ("the file size", "RLIMIT_FSIZE", resource.RLIMIT_FSIZE),
+    "cpu_seconds": ("CPU seconds per process", "RLIMIT_CPU", resource.RLIMIT_CPU),
+    "memory_mb": ("data memory per process", "RLIMIT_DATA", resource.RLIMIT_DATA),
+    "address_space_mb": ("the address space per process", "RLIMIT_AS", resource.RLIMIT_AS),
 }
-_RESOURCE_NAMES = {
-    "processes": "RLIMIT_NPROC", "open_files": "RLIMIT_NOFILE", "file_size_mb": "RLIMIT_FSIZE",
-    "cpu_seconds": "RLIMIT_CPU", "memory_mb": "RLIMIT_DATA", "address_space_mb": "RLIMIT_AS",
-}  # fmt: skip
 ARENA_CEILINGS = {  # bounds of the arena's own, whatever the kernel allows (docs/sandbox.md)
     "processes": (4_194_304, "the most processes Linux can have (PID_MAX_LIMIT)"),
     "open_files": (1 << 30, "about the most open files Linux allows a process (fs.nr_open)"),

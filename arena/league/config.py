@@ -45,7 +45,7 @@ MAX_ENTRANTS = 1_000
 MAX_ROUNDS = 10_000
 MAX_MATCHES = 100_000
 MAX_GAMES = 1_000_000  # about 100 hours at 160 games a minute (docs/benchmarks.md)
-MAX_DRAWS = 1_000_000  # matches x entrants of balanced and gauntlet: about a minute to draw
+MAX_DRAWS = 1_000_000  # matches x entrants of balanced and gauntlet: 30-54 s to draw
 MAX_FAULTS = 100_000  # max_faults and forfeit_faults: more than any game has decisions
 FAULTS_WHAT = f"a whole number of at least 1 and at most {MAX_FAULTS:,}"
 
