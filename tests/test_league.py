@@ -599,7 +599,8 @@ def test_gauntlet_candidates_named_twice_are_a_league_file_error(tmp_path) -> No
         tmp_path,
         **{
             'schedule = "round-robin"': 'schedule = "gauntlet"\nmatches = 2\n'
-            'candidates = ["first", "random-a", "first"]'
+            'candidates = ["first", "random-a", "first"]',
+            "rounds = 1": "",  # round-robin only: refused with a gauntlet
         },
     )
     with pytest.raises(ConfigError) as err:

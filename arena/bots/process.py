@@ -64,6 +64,8 @@ def command_argv(command: str, base_dir: Path | None = None) -> list[str]:
         raise ConfigError(f"bot command {command!r} cannot be parsed: {err}") from None
     if not argv:
         raise ConfigError("empty bot command")
+    if "\0" in command:  # no program can be given one: the kernel ends arguments at it
+        raise ConfigError(f"bot command {command!r} holds a NUL character, which no command may")
     if argv[0] in ("python", "python3"):
         argv[0] = sys.executable
     base = base_dir or Path.cwd()

@@ -29,12 +29,14 @@ import contextlib
 import fcntl
 import functools
 import os
+import resource
 import shutil
 import signal
 import stat
 import subprocess
 import sys
-from dataclasses import dataclass, field
+from collections.abc import Collection
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import arena
@@ -79,6 +81,79 @@ class SandboxLimits:
         if with_processes:  # per real user: only meaningful when the bot has its own
             args.insert(0, f"--nproc={self.processes}")
         return args
+
+    def check(self, given: Collection[str] | None = None) -> None:
+        """ConfigError naming the first limit this machine cannot grant, with the largest
+        value it can (`ceilings`). A limit above the kernel's hard limit would make
+        prlimit fail when a bot starts (inside the sandbox nothing may raise a hard
+        limit), and that would be charged to the bot as a start failure.
+
+        `given`: the keys the user set (None: all). The machine's memory bounds only
+        those: a default above it is granted by the kernel all the same."""
+        given = set(_LIMIT_KEYS if given is None else given)
+        for key, (largest, why) in self.ceilings(given).items():
+            value = getattr(self, key)
+            if value > largest:
+                said = "" if key in given else " (the default)"
+                raise ConfigError(f"{key}{said} must be at most {largest}, {why}; got {value}")
+
+    def ceilings(self, given: Collection[str] = ()) -> dict[str, tuple[int, str]]:
+        """Per key, the largest value allowed here and why: the arena's own bound (so a
+        limit times its unit fits the kernel's 64 bits), the kernel's hard limit on
+        this process (`resource.getrlimit`), and for `memory_mb` (and `tmp_mb`, held in
+        memory) the machine's memory when the key is in `given`; `memory_mb` never
+        above `address_space_mb`. With several bounds, the smallest is named."""
+        out: dict[str, tuple[int, str]] = {}
+        memory = machine_memory_mb()
+        for key in _LIMIT_KEYS:
+            top, why = ARENA_CEILINGS[key]
+            bounds = [(top, why)]
+            if key in KERNEL_LIMITS:
+                words, name, resource_id = KERNEL_LIMITS[key]
+                hard = resource.getrlimit(resource_id)[1]
+                if hard != resource.RLIM_INFINITY:
+                    why = f"the hard limit of {words} ({name}) on this machine"
+                    bounds.append((hard // _UNITS.get(key, 1), why))
+            if key in ("memory_mb", "tmp_mb") and key in given and memory:
+                bounds.append((memory, "this machine's memory"))
+            if key == "memory_mb":
+                whose = "" if "address_space_mb" in given else " (the default)"
+                bounds.append(
+                    (self.address_space_mb,
+                     f"address_space_mb{whose}: a process's memory cannot exceed its "
+                     "address space (raise address_space_mb or lower memory_mb)")
+                )  # fmt: skip
+            out[key] = min(bounds, key=lambda bound: bound[0])
+        return out
+
+
+_LIMIT_KEYS = tuple(f.name for f in fields(SandboxLimits))
+_UNITS = {"file_size_mb": MB, "memory_mb": MB, "address_space_mb": MB, "tmp_mb": MB}
+KERNEL_LIMITS = {  # the keys prlimit sets: the resource in words, its name, its number
+    "processes": ("processes of one user", "RLIMIT_NPROC", resource.RLIMIT_NPROC),
+    "open_files": ("open files per process", "RLIMIT_NOFILE", resource.RLIMIT_NOFILE),
+    "file_size_mb": ("the file size", "RLIMIT_FSIZE", resource.RLIMIT_FSIZE),
+    "cpu_seconds": ("CPU seconds per process", "RLIMIT_CPU", resource.RLIMIT_CPU),
+    "memory_mb": ("data memory per process", "RLIMIT_DATA", resource.RLIMIT_DATA),
+    "address_space_mb": ("the address space per process", "RLIMIT_AS", resource.RLIMIT_AS),
+}
+ARENA_CEILINGS = {  # bounds of the arena's own, whatever the kernel allows (docs/sandbox.md)
+    "processes": (4_194_304, "the most processes Linux can have (PID_MAX_LIMIT)"),
+    "open_files": (1 << 30, "about the most open files Linux allows a process (fs.nr_open)"),
+    "file_size_mb": (1 << 20, "1 TiB"),
+    "cpu_seconds": (604_800, "a week"),
+    "memory_mb": (1 << 27, "128 TiB, a 64-bit process's whole address space"),
+    "address_space_mb": (1 << 27, "128 TiB, a 64-bit process's whole address space"),
+    "tmp_mb": (1 << 20, "1 TiB"),
+}
+
+
+def machine_memory_mb() -> int:
+    """This machine's physical memory in MB (0 when the system does not say)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // MB
+    except (OSError, ValueError):
+        return 0
 
 
 @dataclass(frozen=True)

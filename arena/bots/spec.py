@@ -30,10 +30,12 @@ GRPC_PREFIX = "grpc:"
 EMPTY_SPEC = "empty bot spec; use builtin:NAME, grpc:HOST:PORT, grpc:unix:PATH or a command"
 
 
-def check_spec(spec: str) -> None:
+def check_spec(spec: str, base_dir: Path | None = None) -> None:
     """ConfigError for what `make_player` would refuse in `spec` without starting
-    anything (an empty spec, an unknown built-in bot, a grpc: spec with no port), with
-    its words: a league file is checked this way before any match is played."""
+    anything (an empty spec, an unknown built-in bot, a grpc: spec with no port, a
+    command that cannot be split into arguments), with its words: a league file is
+    checked this way before any match is played. A command is split as `make_player`
+    splits it (`command_argv`), which starts nothing."""
     spec = spec.strip()
     if not spec:
         raise ConfigError(EMPTY_SPEC)
@@ -41,6 +43,8 @@ def check_spec(spec: str) -> None:
         make_builtin(spec[len(BUILTIN_PREFIX) :])
     elif spec.startswith(GRPC_PREFIX):
         grpc_address(spec)
+    else:
+        command_argv(spec, base_dir)
 
 
 def make_player(

@@ -37,8 +37,8 @@ def check_bot(
     Exit code 0 only when the bot is clean."""
     from arena.bots.check import check_bot as run_check
 
+    settings = RemoteSettings(move_timeout, startup_timeout, 0.0, transport)  # checks them
     sandbox = started_sandbox(sandbox_mode, [bot])
-    settings = RemoteSettings(move_timeout, startup_timeout, 0.0, transport)
     report = run_check(bot, game, settings, logs, sandbox=sandbox)
     typer.echo("\n".join(report.lines()))
     raise typer.Exit(0 if report.clean else 1)

@@ -70,10 +70,14 @@ def run(
     (the matches stored so far are kept).
     """
     from arena.cli.progress import LeagueProgress
+    from arena.league.config import workers_warning
     from arena.league.reports import check_table_options, table_report
     from arena.league.runner import run_league
 
     check_table_options(fmt, with_league)  # before the league runs, not after
+    warning = workers_warning(workers)
+    if warning:
+        typer.echo(warning, err=True)
     with LeagueProgress() as progress:
         summary = run_league(
             league,

@@ -43,6 +43,7 @@ Bidding, as this engine reads N-3.3 .. N-3.5:
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -136,18 +137,30 @@ class TrianonOptions:
     max_deals: int = 200
 
 
+OPTION_MAXIMA = {  # past these a game could not finish (max_deals) or the value is a typo
+    "target": 1_000_000_000,
+    "max_deals": 1_000,
+}
+
+
 def _positive_int(key: str, value: Any) -> int:
+    """A positive whole number up to `OPTION_MAXIMA[key]`: an int, a float with no
+    fraction, or ASCII digits as text; anything else is refused, naming the option."""
     number: int | None = None
+    text = value.strip() if isinstance(value, str) else ""
     if isinstance(value, bool):
         number = None
     elif isinstance(value, int):
         number = value
     elif isinstance(value, float) and value.is_integer():
         number = int(value)
-    elif isinstance(value, str) and value.strip().isdigit():
-        number = int(value.strip())
-    if number is None or number < 1:
-        raise ConfigError(f"rule option {key!r} must be a positive whole number, not {value!r}")
+    elif text.isascii() and text.isdigit():  # "²" is a digit to isdigit, not to int
+        number = int(text)
+    if number is None or not 1 <= number <= OPTION_MAXIMA[key]:
+        raise ConfigError(
+            f"rule option {key!r} must be a positive whole number of at most "
+            f"{OPTION_MAXIMA[key]}, not {reprlib.repr(value)}"
+        )
     return number
 
 
@@ -158,7 +171,8 @@ def parse_options(raw: Mapping[str, Any] | None = None) -> TrianonOptions:
     unknown = sorted(set(raw) - set(known))
     if unknown:
         raise ConfigError(
-            f"unknown Trianon rule option {unknown[0]!r}; the options are: {', '.join(known)}"
+            f"unknown Trianon rule option {reprlib.repr(unknown[0])}; the options are: "
+            + ", ".join(known)
         )
     return TrianonOptions(**{key: _positive_int(key, value) for key, value in raw.items()})
 

@@ -15,6 +15,7 @@ diamonds, hearts, spades) and rank, low to high.
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -114,7 +115,22 @@ def _parse_bool(key: str, value: Any) -> bool:
         return value
     if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "1", "0"):
         return value.lower() in ("true", "yes", "1")
-    raise ConfigError(f"rule option {key!r} must be true or false, not {value!r}")
+    raise ConfigError(f"rule option {key!r} must be true or false, not {reprlib.repr(value)}")
+
+
+def _whole_number(value: Any) -> int | None:
+    """`value` as a whole number: an int, a float with no fraction (2.0), or ASCII digits
+    as text (" 2 ", as `--rules kingdoms=2` gives it); None for anything else (booleans,
+    2.7, NaN, infinity), which is refused rather than cut to its whole part."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        return int(value.strip())
+    return None
 
 
 def parse_options(raw: Mapping[str, Any] | None = None) -> TrixOptions:
@@ -124,7 +140,8 @@ def parse_options(raw: Mapping[str, Any] | None = None) -> TrixOptions:
     unknown = sorted(set(raw) - set(known))
     if unknown:
         raise ConfigError(
-            f"unknown Trix rule option {unknown[0]!r}; the options are: {', '.join(known)}"
+            f"unknown Trix rule option {reprlib.repr(unknown[0])}; the options are: "
+            + ", ".join(known)
         )
     out = TrixOptions()
     kw: dict[str, Any] = {}
@@ -132,27 +149,28 @@ def parse_options(raw: Mapping[str, Any] | None = None) -> TrixOptions:
         if key in raw:
             kw[key] = _parse_bool(key, raw[key])
     if "kingdoms" in raw:
-        try:
-            kingdoms = int(raw["kingdoms"])
-        except (TypeError, ValueError):
-            kingdoms = 0
-        if isinstance(raw["kingdoms"], bool) or not 1 <= kingdoms <= 4:
+        kingdoms = _whole_number(raw["kingdoms"])
+        if kingdoms is None or not 1 <= kingdoms <= 4:
             raise ConfigError(
-                f"rule option 'kingdoms' must be 1, 2, 3 or 4, not {raw['kingdoms']!r}"
+                "rule option 'kingdoms' must be 1, 2, 3 or 4 (a whole number, or its digits "
+                f"as text), not {reprlib.repr(raw['kingdoms'])}"
             )
         kw["kingdoms"] = kingdoms
     if "tiebreak" in raw:
         if raw["tiebreak"] not in ("none", "king-of-hearts"):
             raise ConfigError(
                 "rule option 'tiebreak' must be 'none' or 'king-of-hearts', "
-                f"not {raw['tiebreak']!r}"
+                f"not {reprlib.repr(raw['tiebreak'])}"
             )
         kw["tiebreak"] = raw["tiebreak"]
     if "first_king_card" in raw:
         try:
             parse_card(raw["first_king_card"])
         except CardError as err:
-            raise ConfigError(f"rule option 'first_king_card': {err}") from None
+            value = raw["first_king_card"]  # the card error quotes it whole: cut a long one
+            short = len(repr(value)) <= 20
+            said = str(err) if short else f"{reprlib.repr(value)} is not a card code"
+            raise ConfigError(f"rule option 'first_king_card': {said}") from None
         kw["first_king_card"] = raw["first_king_card"]
     return TrixOptions(**{**out.__dict__, **kw})
 

@@ -1,17 +1,21 @@
 """League files (TOML): read, validate, and say exactly what is wrong and where.
 
-Every error names the file, the key and what is allowed, so an organiser can fix a
-league file without reading code.
+Every error names the file, the table, the key, the value and what is allowed, so an
+organiser can fix a league file without reading code. What cannot work is refused here,
+once, in the main process: not later, as a fault charged to a bot, a traceback in a
+worker, or a league that cannot resume.
 """
 
 from __future__ import annotations
 
+import math
+import os
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from arena.bots.remote.settings import TransportKind
+from arena.bots.remote.settings import TransportKind, number_problem, seconds_problem
 from arena.bots.sandbox import Sandbox, SandboxLimits
 from arena.errors import ConfigError
 from arena.games import GAMES, get_game
@@ -33,6 +37,47 @@ LIMIT_KEYS = {
 }  # fmt: skip
 RATING_KEYS = {"mu", "sigma", "beta", "tau", "draw_probability"}
 TOP_KEYS = {"league", "rules", "limits", "ratings", "entrant"}
+
+# Sizes a league may have (docs/leagues.md, "Ranges and sizes"): past them it could not
+# finish, or its schedule could not even be drawn, in any reasonable time.
+MAX_FILE_BYTES = 1 << 20  # 1 MiB: settings and one [[entrant]] table per bot
+MAX_ENTRANTS = 1_000
+MAX_ROUNDS = 10_000
+MAX_MATCHES = 100_000
+MAX_GAMES = 1_000_000  # about 100 hours at 160 games a minute (docs/benchmarks.md)
+MAX_DRAWS = 1_000_000  # matches x entrants of balanced and gauntlet: 30-54 s to draw
+MAX_FAULTS = 100_000  # max_faults and forfeit_faults: more than any game has decisions
+FAULTS_WHAT = f"a whole number of at least 1 and at most {MAX_FAULTS:,}"
+
+# The keys only some schedules read, and what each does: in a file whose schedule does
+# not read it, the key is refused (it would silently do nothing).
+SCHEDULE_KEYS = {
+    "rounds": ("round-robin",),
+    "matches": ("balanced", "gauntlet"),
+    "candidates": ("gauntlet",),
+}
+KEY_DOES = {
+    "rounds": "rounds is how many times round-robin plays every table",
+    "matches": "matches is how many matches balanced and gauntlet play",
+    "candidates": "candidates names the entrants under test in a gauntlet",
+}
+SCHEDULE_READS = {
+    "round-robin": "round-robin plays every table `rounds` times",
+    "balanced": "balanced plays `matches` tables chosen for balance",
+    "gauntlet": "gauntlet plays `matches` matches of the `candidates` against the field",
+}
+
+# TrueSkill's parameters (docs/ratings.md). Its updates are scale-free, so what matters
+# is the ratios: with sigma or tau above 100 x beta, or a draw probability below 0.001,
+# its pure-Python updates were measured to fail (a negative variance) on tied ranks.
+RATING_RANGES = {
+    "mu": (-1e6, 1e6, "a number from -1000000 to 1000000"),
+    "sigma": (0.001, 1e6, "a positive number from 0.001 to 1000000"),
+    "beta": (0.001, 1e6, "a positive number from 0.001 to 1000000"),
+    "tau": (0.0, 1e6, "a number from 0 to 1000000"),
+    "draw_probability": (0.001, 0.999, "a probability from 0.001 to 0.999"),
+}
+RATING_RATIO = 100  # sigma and tau at most this many betas
 
 
 @dataclass(frozen=True)
@@ -93,7 +138,7 @@ class LeagueConfig:
     def locked_settings(self) -> dict[str, Any]:
         """The settings a stored league was scheduled and rated with: changing any of them
         would change the schedule, the rules or the ratings, so a resume refuses it."""
-        return {
+        settings = {
             "game": self.game,
             "seed": self.seed,
             "schedule": self.schedule,
@@ -107,6 +152,12 @@ class LeagueConfig:
             "entrants": [e.name for e in self.entrants],
             "ratings": dict(self.ratings.__dict__),
         }
+        # A key the schedule does not read changes nothing, and a file may no longer
+        # carry it: a league stored when files could is resumed without it.
+        for key, schedules in SCHEDULE_KEYS.items():
+            if self.schedule not in schedules:
+                del settings[key]
+        return settings
 
 
 class _Reader:
@@ -118,7 +169,10 @@ class _Reader:
             self.fail("", f"must be a table ([{table}])")
         unknown = sorted(set(data) - allowed)
         if unknown:
-            self.fail(unknown[0], "is not a known key; known keys: " + ", ".join(sorted(allowed)))
+            key = unknown[0]
+            if not key.isidentifier() or len(key) > 40:  # one line, and a short one
+                key = shown(key)
+            self.fail(key, "is not a known key; known keys: " + ", ".join(sorted(allowed)))
         self.data = data
 
     def fail(self, key: str, problem: str) -> None:
@@ -131,7 +185,14 @@ class _Reader:
             self.fail(key, f"is required: {what}")
         ok = isinstance(value, kind) and not (isinstance(value, bool) and bool not in _tuple(kind))
         if not ok:
-            self.fail(key, f"must be {what}, not {value!r}")
+            self.fail(key, f"must be {what}, not {shown(value)}")
+        return value
+
+    def text(self, key: str, default: str | None, what: str) -> str:
+        """A string with something in it besides spaces."""
+        value = self.get(key, str, default, what)
+        if not value.strip():
+            self.fail(key, f"must not be empty: {what}")
         return value
 
     def choice(self, key: str, choices: tuple[str, ...], default: str | None) -> str:
@@ -139,33 +200,46 @@ class _Reader:
         if value is None:
             self.fail(key, f"is required: one of {', '.join(choices)}")
         if value not in choices:
-            self.fail(key, f"must be one of {', '.join(choices)}; got {value!r}")
+            self.fail(key, f"must be one of {', '.join(choices)}; got {shown(value)}")
         return value
 
-    def number(self, key: str, default: float, low: float, what: str) -> float:
-        value = self.get(key, (int, float), default, what)
-        if value < low:
-            self.fail(key, f"must be {what}; got {value!r}")
+    def checked(self, key: str, default: float, problem: Any) -> float:
+        """A number `problem(value)` finds nothing wrong with (finite, in its range)."""
+        value = self.data.get(key, default)
+        said = problem(value)
+        if said:
+            self.fail(key, said)
         return float(value)
 
-    def integer(self, key: str, default: int, low: int, what: str) -> int:
+    def number(self, key: str, default: float, low: float, high: float, what: str) -> float:
+        return self.checked(key, default, lambda v: number_problem(v, low, high, what))
+
+    def integer(self, key: str, default: int, low: int, what: str, high: int | None = None) -> int:
         value = self.get(key, int, default, what)
-        if value < low:
-            self.fail(key, f"must be {what}; got {value!r}")
+        if value < low or (high is not None and value > high):
+            self.fail(key, f"must be {what}; got {shown(value)}")
         return value
+
+
+def shown(value: Any, limit: int = 80) -> str:
+    """`repr(value)`, cut to `limit` characters: an error line quotes what it was given,
+    and a league file may hold a megabyte in one string."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
     return kind if isinstance(kind, tuple) else (kind,)
 
 
-def bot_spec_problem(spec: str) -> str | None:
+def bot_spec_problem(spec: str, base_dir: Path | None = None) -> str | None:
     """What is wrong with a bot spec that can be told without running it
-    (`arena.bots.spec.check_spec`); None when nothing is."""
+    (`arena.bots.spec.check_spec`: also a command that cannot be split into
+    arguments); None when nothing is."""
     from arena.bots.spec import check_spec
 
     try:
-        check_spec(spec)
+        check_spec(spec, base_dir)
     except ConfigError as err:
         return str(err)
     return None
@@ -182,47 +256,120 @@ def check_entrant_name(name: str) -> str | None:
     if not name.strip():
         return "must not be empty: give the entrant a name its table can show"
     if name != name.strip():
-        return f"{name!r} must not begin or end with spaces"
+        return f"{shown(name)} must not begin or end with spaces"
     bad = next((ch for ch in name if not ch.isprintable()), None)
     if bad is not None:
-        return f"{name!r} must be printable text: it holds the control character {bad!r}"
+        return f"{shown(name)} must be printable text: it holds the control character {bad!r}"
     if "|" in name:
-        return f"{name!r} must not hold '|': it separates a markdown table's columns"
+        return f"{shown(name)} must not hold '|': it separates a markdown table's columns"
     if len(name) > ENTRANT_NAME_LIMIT:
-        return f"{name!r} must be at most {ENTRANT_NAME_LIMIT} characters; it has {len(name)}"
+        return f"{shown(name)} must be at most {ENTRANT_NAME_LIMIT} characters; it has {len(name)}"
     return None
 
 
-def load_league(path: str | Path) -> LeagueConfig:
-    """Read and validate a league file; ConfigError says what to fix."""
-    path = Path(path)
+def workers_warning(workers: int | None, cores: int | None = None) -> str | None:
+    """One line to show before a run whose `--workers` exceed the machine's cores
+    (`os.cpu_count()` unless `cores` is given), else None. Allowed, but every bot then
+    shares a core with others, and an innocent bot may time out."""
+    cores = cores if cores is not None else os.cpu_count() or 1
+    if workers is None or workers <= cores:
+        return None
+    return (
+        f"warning: --workers {workers} is more than this machine's {cores} cores: bots "
+        "will share cores and may time out through no fault of their own "
+        f"(--workers {cores} or fewer avoids it)"
+    )
+
+
+def schedule_size(
+    schedule: str, entrants: int, seats: int, rounds: int, matches: int, rotations: str
+) -> tuple[int, str]:
+    """How many games a schedule plays, and the sum that says so (for its messages)."""
+    per_match = seats if rotations == "cyclic" else math.factorial(seats)
+    if schedule == "round-robin":
+        tables = math.comb(entrants, seats)
+        games = tables * rounds * per_match
+        how = (
+            f"{tables:,} tables of {seats} from {entrants} entrants x {rounds} rounds "
+            f"x {per_match} games a match ({rotations} rotations)"
+        )
+        return games, how
+    return matches * per_match, f"{matches:,} matches x {per_match} games ({rotations} rotations)"
+
+
+def _read_league_text(path: Path) -> str:
+    """The league file's text: a regular file of at most `MAX_FILE_BYTES` of UTF-8
+    (so a FIFO, /dev/zero or a stray binary is refused rather than read forever)."""
     try:
-        data = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such league file") from None
+        if not path.is_file():
+            if not path.exists():
+                raise ConfigError(f"{path}: no such league file")
+            raise ConfigError(f"{path}: is not a regular file; a league file is a TOML file")
+        with path.open("rb") as f:
+            raw = f.read(MAX_FILE_BYTES + 1)
     except OSError as err:
         raise ConfigError(f"{path}: cannot read the league file: {err}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise ConfigError(
+            f"{path}: is larger than {MAX_FILE_BYTES:,} bytes (1 MiB), the most a league file "
+            "may be: it holds settings and one [[entrant]] table per bot"
+        )
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"{path}: is not UTF-8 text, as TOML must be ({err})") from None
+
+
+def load_league(path: str | Path) -> LeagueConfig:
+    """Read and validate a league file; ConfigError says what to fix.
+
+    Everything that cannot work is refused here, before a database is opened or a bot
+    started, naming the file, the table, the key, the value and what is allowed:
+    wrong types, NaN and infinity, numbers out of their ranges, limits the kernel
+    cannot grant, keys the schedule does not read, and leagues too large to finish."""
+    path = Path(path)
+    text = _read_league_text(path)
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path}: not valid TOML: {err}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: arrays or tables nested too deeply to be read") from None
     top = _Reader(path, "", data, TOP_KEYS)
     if "league" not in data:
         top.fail("[league]", "is required: a [league] table with at least name and game")
     league = _Reader(path, "league", data["league"], LEAGUE_KEYS)
-    name = league.get("name", str, None, "the league's name (a string)")
-    if not name.strip():
-        league.fail("name", "must not be empty")
+    name = league.text("name", None, "the league's name (a string)")
     game_name = league.choice("game", tuple(GAMES), None)
     game = get_game(game_name)
     seed = league.get("seed", (int, str), 1, "an integer or a string")
+    if isinstance(seed, str) and not seed.strip():
+        league.fail("seed", "must not be empty: an integer or a string (the default is 1)")
     schedule = league.choice("schedule", SCHEDULES, "round-robin")
-    rounds = league.integer("rounds", 1, 1, "a whole number of at least 1")
-    matches = league.integer("matches", 0, 0, "a whole number of matches (0 or more)")
-    if schedule in ("balanced", "gauntlet") and matches < 1:
-        league.fail("matches", f"is required with schedule = {schedule!r}: how many matches")
+    for key, schedules in SCHEDULE_KEYS.items():
+        if key in league.data and schedule not in schedules:
+            league.fail(
+                key,
+                f"does nothing with schedule = {schedule!r}: {KEY_DOES[key]}, and "
+                f"{SCHEDULE_READS[schedule]}. Remove it, or choose a schedule that reads it",
+            )
+    rounds = league.integer(
+        "rounds", 1, 1, f"a whole number of at least 1 and at most {MAX_ROUNDS:,}", MAX_ROUNDS
+    )
+    matches = 0
+    if schedule in ("balanced", "gauntlet"):
+        if "matches" not in league.data:
+            league.fail("matches", f"is required with schedule = {schedule!r}: how many matches")
+        matches = league.integer(
+            "matches", 0, 1, f"a whole number of matches from 1 to {MAX_MATCHES:,}", MAX_MATCHES
+        )
     candidates = league.get("candidates", list, [], "a list of entrant names")
+    for candidate in candidates:
+        if not isinstance(candidate, str):
+            league.fail("candidates", f"must be a list of entrant names; got {shown(candidate)}")
     rotations = league.choice("rotations", ROTATIONS, "cyclic")
     rate_by = league.choice("rate_by", RATE_BY, RATE_BY_DEFAULT)
-    forfeit = league.integer("forfeit_faults", 1, 1, "a whole number of at least 1")
+    forfeit = league.integer("forfeit_faults", 1, 1, FAULTS_WHAT, MAX_FAULTS)
 
     rules_data = data.get("rules", {})
     if not isinstance(rules_data, dict):
@@ -232,38 +379,18 @@ def load_league(path: str | Path) -> LeagueConfig:
     except ConfigError as err:
         raise ConfigError(f"{path}: [rules] {err}") from None
 
-    lim = _Reader(path, "limits", data.get("limits", {}), LIMIT_KEYS)
-    limits = Limits(
-        move_timeout=lim.number("move_timeout", 1.0, 0.001, "a positive number of seconds"),
-        startup_timeout=lim.number("startup_timeout", 10.0, 0.1, "a number of seconds >= 0.1"),
-        max_faults=lim.integer("max_faults", 5, 1, "a whole number of at least 1"),
-        time_bank=lim.number("time_bank", 0.0, 0.0, "a number of seconds (0 or more)"),
-        transport=TransportKind(lim.choice("transport", TRANSPORTS, TransportKind.STREAM)),
-        sandbox=lim.choice("sandbox", ("on", "off"), "on"),
-        bot=SandboxLimits(
-            **{
-                key: lim.integer(key, getattr(SandboxLimits(), key), 1, "a whole number >= 1")
-                for key in SANDBOX_LIMIT_KEYS
-            }
-        ),
-    )
-    rat = _Reader(path, "ratings", data.get("ratings", {}), RATING_KEYS)
-    defaults = Ratings()
-    ratings = Ratings(
-        mu=rat.number("mu", defaults.mu, -1e9, "a number"),
-        sigma=rat.number("sigma", defaults.sigma, 1e-9, "a positive number"),
-        beta=rat.number("beta", defaults.beta, 1e-9, "a positive number"),
-        tau=rat.number("tau", defaults.tau, 0.0, "a number (0 or more)"),
-        draw_probability=rat.number(
-            "draw_probability", defaults.draw_probability, 1e-6, "a probability above 0"
-        ),
-    )
-    if ratings.draw_probability >= 1:
-        rat.fail("draw_probability", "must be below 1")
+    limits = _limits(path, data.get("limits", {}))
+    ratings = _ratings(path, data.get("ratings", {}))
 
     raw_entrants = data.get("entrant", [])
     if not isinstance(raw_entrants, list) or not raw_entrants:
         top.fail("[[entrant]]", "is required: one [[entrant]] table per bot, with name and bot")
+    if len(raw_entrants) > MAX_ENTRANTS:
+        top.fail(
+            "[[entrant]]",
+            f"tables: at most {MAX_ENTRANTS:,} entrants in a league, this file has "
+            f"{len(raw_entrants):,}",
+        )
     entrants = []
     for i, raw in enumerate(raw_entrants, start=1):
         ent = _Reader(path, f"entrant {i}", raw, {"name", "bot"})
@@ -274,14 +401,16 @@ def load_league(path: str | Path) -> LeagueConfig:
         problem = check_entrant_name(entrant.name)
         if problem:
             ent.fail("name", problem)
-        problem = bot_spec_problem(entrant.bot)
+        problem = bot_spec_problem(entrant.bot, path.parent)
         if problem:
-            ent.fail("bot", f"of {entrant.name!r}: {problem}")
+            ent.fail("bot", f"of {shown(entrant.name)}: {problem}")
         entrants.append(entrant)
     names = [e.name for e in entrants]
-    duplicate = next((n for n in names if names.count(n) > 1), None)
-    if duplicate:
-        top.fail("[[entrant]]", f"names must be unique; {duplicate!r} appears twice")
+    seen: set[str] = set()
+    for entrant_name in names:
+        if entrant_name in seen:
+            top.fail("[[entrant]]", f"names must be unique; {shown(entrant_name)} appears twice")
+        seen.add(entrant_name)
     if len(entrants) < game.seats:
         top.fail(
             "[[entrant]]",
@@ -289,13 +418,30 @@ def load_league(path: str | Path) -> LeagueConfig:
             f"this file has {len(entrants)}",
         )
     for candidate in candidates:
-        if candidate not in names:
-            league.fail("candidates", f"names {candidate!r}, which is not an entrant")
+        if candidate not in seen:
+            league.fail("candidates", f"names {shown(candidate)}, which is not an entrant")
     if schedule == "gauntlet" and not candidates:
         league.fail("candidates", "is required with schedule = 'gauntlet'")
-    repeated = next((c for c in candidates if candidates.count(c) > 1), None)
-    if repeated is not None:
-        league.fail("candidates", f"must not repeat a name; {repeated!r} appears twice")
+    if len(set(candidates)) < len(candidates):
+        repeated = next(c for c in candidates if candidates.count(c) > 1)
+        league.fail("candidates", f"must not repeat a name; {shown(repeated)} appears twice")
+    games, how = schedule_size(schedule, len(entrants), game.seats, rounds, matches, rotations)
+    if games > MAX_GAMES:
+        league.fail(
+            "schedule",
+            f"= {schedule!r} would play {games:,} games ({how}), more than the "
+            f"{MAX_GAMES:,} a league may play: "
+            + ("lower rounds, or use schedule = 'balanced' with fewer matches"
+               if schedule == "round-robin" else "lower matches, or use rotations = 'cyclic'"),
+        )  # fmt: skip
+    if schedule != "round-robin" and matches * len(entrants) > MAX_DRAWS:
+        league.fail(
+            "matches",
+            f"x entrants must be at most {MAX_DRAWS:,} with schedule = {schedule!r} (each "
+            "match is drawn looking at every entrant, so larger schedules take too long to "
+            f"draw); this file has {matches:,} x {len(entrants):,} = "
+            f"{matches * len(entrants):,}",
+        )
     return LeagueConfig(
         path=path.resolve(),
         name=name,
@@ -314,3 +460,51 @@ def load_league(path: str | Path) -> LeagueConfig:
         entrants=tuple(entrants),
         options=options,
     )
+
+
+def _limits(path: Path, data: Any) -> Limits:
+    """The `[limits]` table: the time limits (`seconds_problem`, the CLI's own checks),
+    the fault limit, and the sandbox limits, refused above what the kernel can grant."""
+    lim = _Reader(path, "limits", data, LIMIT_KEYS)
+    defaults = SandboxLimits()
+    bot = SandboxLimits(
+        **{
+            key: lim.integer(key, getattr(defaults, key), 1, "a whole number >= 1")
+            for key in SANDBOX_LIMIT_KEYS
+        }
+    )
+    try:
+        bot.check(set(lim.data))
+    except ConfigError as err:
+        raise ConfigError(f"{path}: [limits] {err}") from None
+    return Limits(
+        move_timeout=lim.checked("move_timeout", 1.0, lambda v: seconds_problem("move_timeout", v)),
+        startup_timeout=lim.checked(
+            "startup_timeout", 10.0, lambda v: seconds_problem("startup_timeout", v)
+        ),
+        max_faults=lim.integer("max_faults", 5, 1, FAULTS_WHAT, MAX_FAULTS),
+        time_bank=lim.checked("time_bank", 0.0, lambda v: seconds_problem("time_bank", v)),
+        transport=TransportKind(lim.choice("transport", TRANSPORTS, TransportKind.STREAM)),
+        sandbox=lim.choice("sandbox", ("on", "off"), "on"),
+        bot=bot,
+    )
+
+
+def _ratings(path: Path, data: Any) -> Ratings:
+    """The `[ratings]` table: TrueSkill's parameters, finite, in `RATING_RANGES`, and
+    sigma and tau at most `RATING_RATIO` betas."""
+    rat = _Reader(path, "ratings", data, RATING_KEYS)
+    defaults = Ratings()
+    values = {
+        key: rat.number(key, getattr(defaults, key), low, high, what)
+        for key, (low, high, what) in RATING_RANGES.items()
+    }
+    for key in ("sigma", "tau"):
+        if values[key] > RATING_RATIO * values["beta"]:
+            rat.fail(
+                key,
+                f"must be at most {RATING_RATIO} x beta ({RATING_RATIO * values['beta']:g} "
+                f"with beta = {values['beta']:g}): TrueSkill's updates fail on tied ranks "
+                f"beyond it; got {values[key]:g}",
+            )
+    return Ratings(**values)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import reprlib
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -15,6 +16,33 @@ class TransportKind(StrEnum):
     UNARY = "unary"
 
 
+# The time limits' ranges, the same for a league file's [limits] and the CLI's flags. An
+# infinite or NaN limit would never end a stuck bot's turn (or end every turn at once),
+# and `time_ms` travels as a uint32 of milliseconds; past these bounds a limit is a typo.
+SECONDS_RANGES: dict[str, tuple[float, float, str]] = {
+    "move_timeout": (0.001, 3600.0, "a positive number of seconds, from 0.001 to 3600 (an hour)"),
+    "startup_timeout": (0.1, 600.0, "a number of seconds from 0.1 to 600 (ten minutes)"),
+    "time_bank": (0.0, 3600.0, "a number of seconds from 0 to 3600 (an hour)"),
+}
+
+
+def number_problem(value: object, low: float, high: float, what: str) -> str | None:
+    """`must be WHAT; got VALUE` when `value` is not a finite int or float (never a bool)
+    from `low` to `high`; None when it is. One check for every bounded number a user
+    gives (league keys and CLI flags), so NaN and infinity are refused everywhere."""
+    ok = (  # NaN fails every comparison and infinity the bounds: both are refused
+        isinstance(value, int | float) and not isinstance(value, bool) and low <= value <= high
+    )
+    return None if ok else f"must be {what}; got {reprlib.repr(value)}"
+
+
+def seconds_problem(key: str, value: object) -> str | None:
+    """What is wrong with `value` as the time limit `key` (`move_timeout`,
+    `startup_timeout` or `time_bank`), or None: see `SECONDS_RANGES`."""
+    low, high, what = SECONDS_RANGES[key]
+    return number_problem(value, low, high, what)
+
+
 @dataclass
 class RemoteSettings:
     """Limits for one external bot (league file `[limits]`, CLI options)."""
@@ -25,10 +53,11 @@ class RemoteSettings:
     transport: TransportKind = TransportKind.STREAM
 
     def __post_init__(self) -> None:
+        """Refuse a limit out of its range (ConfigError naming the key and its flag),
+        before any bot is started."""
         self.transport = TransportKind(self.transport)
-        if self.move_timeout <= 0 or self.startup_timeout <= 0 or self.time_bank < 0:
-            raise ConfigError(
-                "timeouts must be positive (and the time bank zero or more): "
-                f"move_timeout {self.move_timeout}, startup_timeout {self.startup_timeout}, "
-                f"time_bank {self.time_bank}"
-            )
+        for key in SECONDS_RANGES:
+            problem = seconds_problem(key, getattr(self, key))
+            if problem:
+                flag = "--" + key.replace("_", "-")
+                raise ConfigError(f"{key} ({flag}) {problem}")
