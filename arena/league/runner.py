@@ -13,7 +13,7 @@ import contextlib
 import os
 import shlex
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -30,11 +30,13 @@ from arena.league.lock import league_lock
 from arena.league.preflight import broken_notice, check_entrants, parallel_starts, refuse_broken
 from arena.league.ratings import MatchOutcome, Rater, rate_prefix
 from arena.league.records import PlayedMatch
-from arena.league.schedule import ScheduledMatch, build_schedule
+from arena.league.schedule import ScheduledMatch, Step, build_schedule
 from arena.league.separation import StopRule, stop_check
 from arena.league.store import (
     append_ratings,
     ensure_league,
+    history_of,
+    league_record,
     load_outcomes,
     open_db,
     replace_ratings,
@@ -45,7 +47,9 @@ from arena.league.worker import play_scheduled_match, worker_init
 from arena.play.faults import FaultKind
 
 
-def league_schedule(config: LeagueConfig) -> list[ScheduledMatch]:
+def league_schedule(config: LeagueConfig, history: Sequence[Step] = ()) -> list[ScheduledMatch]:
+    """The league's schedule; `history`, the sizes a stored league had before it grew
+    (`arena.league.store.history_of`), makes the stored matches a prefix of it."""
     game = get_game(config.game)
     try:
         return build_schedule(
@@ -56,6 +60,7 @@ def league_schedule(config: LeagueConfig) -> list[ScheduledMatch]:
             rounds=config.rounds,
             matches=config.matches,
             candidates=config.candidates,
+            history=history,
         )
     except ValueError as err:  # load_league checks what it can; this names the file anyway
         raise ConfigError(f"{config.path}: [league] {err}") from None
@@ -183,7 +188,7 @@ def _run(
     db = open_db(db_path)
     try:
         league_id = ensure_league(db, config)
-        schedule = league_schedule(config)
+        schedule = league_schedule(config, history_of(league_record(db, league_id)[1]))
         stored = stored_match_indexes(db, league_id)
         entrants = [e.name for e in config.entrants]
         rater = Rater(config.ratings, entrants, config.rate_by, config.forfeit_faults)

@@ -39,6 +39,17 @@ class ScheduledMatch:
     seed: str  # the match's game seed, f"{league_seed}/{index}"
 
 
+@dataclass(frozen=True)
+class Step:
+    """One size a league had: its entrants (in league-file order) and, by schedule, its
+    rounds or matches. A league that grew (docs/leagues.md, "Growing a league") was
+    scheduled step by step, each step extending the schedule of the one before."""
+
+    entrants: tuple[str, ...]
+    rounds: int = 1
+    matches: int = 0
+
+
 def build_schedule(
     entrants: Sequence[str],
     seats: int,
@@ -47,25 +58,39 @@ def build_schedule(
     rounds: int = 1,
     matches: int = 0,
     candidates: Sequence[str] = (),
+    history: Sequence[Step] = (),
 ) -> list[ScheduledMatch]:
     """The league's matches in playing order, the same list every time for the same inputs.
 
-    `rounds` is read only by round-robin; `matches` and `candidates` only by the others
-    (a league file may carry all of them whatever its schedule, so the rest are ignored
-    rather than rejected).
+    `rounds` is read only by round-robin; `matches` and `candidates` only by the others.
+    `history` is the league's earlier sizes, oldest first, when it grew: the schedule of
+    each earlier size is a prefix of this one (the same tables, seeds and indexes), and
+    the rest extends it so that the whole is as fair as the schedule allows.
     """
-    names = list(entrants)
-    _check_entrants(names, seats)
+    steps = [*history, Step(tuple(entrants), rounds, matches)]
+    for step in steps:
+        _check_entrants(list(step.entrants), seats)
+    _check_growth(steps)
     if schedule == "round-robin":
-        tables = _round_robin(names, seats, rounds)
+        tables = _round_robin(steps, seats)
     elif schedule == "balanced":
-        tables = _balanced(names, seats, matches, _rng(seed, schedule))
+        tables = _balanced(steps, seats, _rng(seed, schedule))
     elif schedule == "gauntlet":
-        tables = _gauntlet(names, seats, matches, list(candidates), _rng(seed, schedule))
+        tables = _gauntlet(steps, seats, list(candidates), _rng(seed, schedule))
     else:
         allowed = ", ".join(repr(s) for s in SCHEDULES)
         raise ValueError(f"unknown schedule {schedule!r}: must be one of {allowed}")
     return [ScheduledMatch(i, table, f"{seed}/{i}") for i, table in enumerate(tables)]
+
+
+def _check_growth(steps: Sequence[Step]) -> None:
+    """Each step keeps the one before: its entrants first, in their order, and no fewer
+    rounds or matches."""
+    for before, after in itertools.pairwise(steps):
+        if after.entrants[: len(before.entrants)] != before.entrants:
+            raise ValueError("a league can only grow: its entrants must stay, in their order")
+        if after.rounds < before.rounds or after.matches < before.matches:
+            raise ValueError("a league can only grow: no fewer rounds or matches")
 
 
 def play_counts(schedule: Iterable[ScheduledMatch], entrants: Sequence[str] = ()) -> dict[str, int]:
@@ -123,23 +148,32 @@ def _check_entrants(names: list[str], seats: int) -> None:
         )
 
 
-def _round_robin(names: list[str], seats: int, rounds: int) -> list[tuple[str, ...]]:
-    """Every combination, in league order, once per round."""
-    if rounds < 1:
-        raise ValueError(f"round-robin rounds must be at least 1, not {rounds}")
-    tables = list(itertools.combinations(names, seats))
-    return tables * rounds
+def _round_robin(steps: Sequence[Step], seats: int) -> list[tuple[str, ...]]:
+    """Every combination, in league order, once per round; a grown league adds, for
+    the rounds it had, the tables its new entrants are at, then its new rounds whole."""
+    tables: list[tuple[str, ...]] = []
+    done: tuple[str, ...] = ()
+    played = 0
+    for step in steps:
+        if step.rounds < 1:
+            raise ValueError(f"round-robin rounds must be at least 1, not {step.rounds}")
+        combos = list(itertools.combinations(step.entrants, seats))
+        old = set(done)  # membership only; never iterated
+        tables += [c for c in combos if not old.issuperset(c)] * played
+        tables += combos * (step.rounds - played)
+        done, played = step.entrants, step.rounds
+    return tables
 
 
-def _balanced(
-    names: list[str], seats: int, matches: int, rng: random.Random
-) -> list[tuple[str, ...]]:
+def _balanced(steps: Sequence[Step], seats: int, rng: random.Random) -> list[tuple[str, ...]]:
     """Greedy tables: the least-played entrants first, then the fewest repeat meetings.
 
     Each table is built seat by seat. The next entrant is the one with the fewest plays so
     far, then the fewest meetings with those already seated, then a seeded random draw.
     Plays come first, so every table takes the least-played entrants and play counts
     never differ by more than one; meetings only choose among equally-played entrants.
+    A grown league's new entrants join with no plays, so they are seated first until
+    they have caught up.
 
     One greedy pass can paint itself into a corner (its first pick is random), so each
     table is built `BALANCED_ATTEMPTS` times with different draws and the attempt with the
@@ -147,38 +181,48 @@ def _balanced(
     squares) is kept. At 20 entrants, 4 seats and 100 matches this roughly halves the
     seeds whose worst pair spread (max - min meetings) is 3 rather than 2.
     """
-    if matches < 1:
-        raise ValueError(f"balanced schedule needs matches of at least 1, not {matches}")
-    plays = dict.fromkeys(names, 0)
-    meets = {_pair(a, b): 0 for a, b in itertools.combinations(names, 2)}
+    plays: dict[str, int] = {}
+    meets: dict[tuple[str, str], int] = {}
     tables: list[tuple[str, ...]] = []
-    for _ in range(matches):
-        best: tuple[int, int, int] | None = None
-        table: list[str] = []
-        for _attempt in range(BALANCED_ATTEMPTS):
-            attempt: list[str] = []
-            for _seat in range(seats):
-                attempt.append(_pick(names, attempt, plays, meets, rng))
-            met = [meets[_pair(a, b)] for a, b in itertools.combinations(attempt, 2)]
-            key = (sum(plays[n] for n in attempt), sum(met), sum(m * m for m in met))
-            if best is None or key < best:
-                best, table = key, attempt
-        # Seat order matters under cyclic rotation (neighbours stay neighbours), so the
-        # seats are shuffled rather than left in picking order, which favours the
-        # least-played entrant in the first seat.
-        rng.shuffle(table)
-        for name in table:
-            plays[name] += 1
-        for a, b in itertools.combinations(table, 2):
-            meets[_pair(a, b)] += 1
-        tables.append(tuple(table))
+    for step in steps:
+        if step.matches < 1:
+            raise ValueError(f"balanced schedule needs matches of at least 1, not {step.matches}")
+        names = list(step.entrants)
+        _join(names, plays, meets)
+        while len(tables) < step.matches:
+            best: tuple[int, int, int] | None = None
+            table: list[str] = []
+            for _attempt in range(BALANCED_ATTEMPTS):
+                attempt: list[str] = []
+                for _seat in range(seats):
+                    attempt.append(_pick(names, attempt, plays, meets, rng))
+                met = [meets[_pair(a, b)] for a, b in itertools.combinations(attempt, 2)]
+                key = (sum(plays[n] for n in attempt), sum(met), sum(m * m for m in met))
+                if best is None or key < best:
+                    best, table = key, attempt
+            # Seat order matters under cyclic rotation (neighbours stay neighbours), so
+            # the seats are shuffled rather than left in picking order, which favours the
+            # least-played entrant in the first seat.
+            rng.shuffle(table)
+            for name in table:
+                plays[name] += 1
+            for a, b in itertools.combinations(table, 2):
+                meets[_pair(a, b)] += 1
+            tables.append(tuple(table))
     return tables
 
 
+def _join(names: list[str], counts: dict[str, int], meets: dict[tuple[str, str], int]) -> None:
+    """Entrants new to the league start with no plays and no meetings."""
+    for name in names:
+        counts.setdefault(name, 0)
+    for a, b in itertools.combinations(names, 2):
+        meets.setdefault(_pair(a, b), 0)
+
+
 def _gauntlet(
-    names: list[str],
+    steps: Sequence[Step],
     seats: int,
-    matches: int,
     candidates: list[str],
     rng: random.Random,
 ) -> list[tuple[str, ...]]:
@@ -186,37 +230,42 @@ def _gauntlet(
 
     The field is the non-candidates when there are enough of them to fill a table, so
     candidates are measured against the established pool rather than each other; only a
-    league with too few non-candidates falls back to drawing other candidates too.
+    league with too few non-candidates falls back to drawing other candidates too. A
+    grown league's new entrants join the field with no draws, so they are drawn first.
     """
     if not candidates:
         raise ValueError("gauntlet schedule needs at least one candidate")
+    names = list(steps[-1].entrants)
     for name in candidates:
         if name not in names:
             raise ValueError(f"gauntlet candidate {name!r} is not an entrant")
     if len(set(candidates)) != len(candidates):
         raise ValueError("gauntlet candidates must not repeat")
-    if matches < 1:
-        raise ValueError(f"gauntlet schedule needs matches of at least 1, not {matches}")
-    outsiders = [n for n in names if n not in candidates]
-    draws = dict.fromkeys(names, 0)
-    meets = {_pair(a, b): 0 for a, b in itertools.combinations(names, 2)}
+    draws: dict[str, int] = {}
+    meets: dict[tuple[str, str], int] = {}
     tables: list[tuple[str, ...]] = []
-    for i in range(matches):
-        candidate = candidates[i % len(candidates)]
-        if len(outsiders) >= seats - 1:
-            field = outsiders
-        else:
-            field = [n for n in names if n != candidate]
-        table = [candidate]
-        for _seat in range(seats - 1):
-            table.append(_pick(field, table, draws, meets, rng))
-        drawn = table[1:]
-        rng.shuffle(drawn)  # the field's seats, as in balanced; the candidate stays first
-        for name in drawn:
-            draws[name] += 1
-        for a, b in itertools.combinations(table, 2):
-            meets[_pair(a, b)] += 1
-        tables.append((candidate, *drawn))
+    for step in steps:
+        if step.matches < 1:
+            raise ValueError(f"gauntlet schedule needs matches of at least 1, not {step.matches}")
+        names = list(step.entrants)
+        _join(names, draws, meets)
+        outsiders = [n for n in names if n not in candidates]
+        while len(tables) < step.matches:
+            candidate = candidates[len(tables) % len(candidates)]
+            if len(outsiders) >= seats - 1:
+                field = outsiders
+            else:
+                field = [n for n in names if n != candidate]
+            table = [candidate]
+            for _seat in range(seats - 1):
+                table.append(_pick(field, table, draws, meets, rng))
+            drawn = table[1:]
+            rng.shuffle(drawn)  # the field's seats, as in balanced; the candidate stays first
+            for name in drawn:
+                draws[name] += 1
+            for a, b in itertools.combinations(table, 2):
+                meets[_pair(a, b)] += 1
+            tables.append((candidate, *drawn))
     return tables
 
 

@@ -23,6 +23,7 @@ from arena.league.store.reads import (
 )
 from arena.league.store.schema import (
     MIGRATIONS,
+    history_of,
     migrate,
     missing_db_message,
     open_db,
@@ -41,6 +42,7 @@ __all__ = [
     "fault_records",
     "game_records",
     "game_replay",
+    "history_of",
     "latest_ratings",
     "league_facts",
     "league_id_by_name",

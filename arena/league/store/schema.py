@@ -21,7 +21,7 @@ import sqlite_utils
 from arena import __version__
 from arena.errors import ConfigError
 from arena.games import get_game
-from arena.league.schedule import build_schedule
+from arena.league.schedule import Step, build_schedule
 from arena.play.matches import seatings
 
 
@@ -153,6 +153,14 @@ def _migration_3(db: sqlite_utils.Database) -> None:
         db["faults"].add_column(column, kind)
 
 
+def history_of(settings: Mapping[str, Any]) -> list[Step]:
+    """A stored league's earlier sizes (`settings["history"]`, written when it grew)."""
+    return [
+        Step(tuple(step["entrants"]), step.get("rounds", 1), step.get("matches", 0))
+        for step in settings.get("history", [])
+    ]
+
+
 def schedule_shape(game: str, settings: Mapping[str, Any]) -> tuple[int, int] | None:
     """(matches scheduled, games per match) of a league, from the settings it was stored
     with (`LeagueConfig.locked_settings`: they fix the schedule); None when they cannot
@@ -166,6 +174,7 @@ def schedule_shape(game: str, settings: Mapping[str, Any]) -> tuple[int, int] | 
             rounds=settings.get("rounds", 1),
             matches=settings.get("matches", 0),
             candidates=settings.get("candidates", ()),
+            history=history_of(settings),
         )
         return len(matches), len(seatings(get_game(game).seats, settings["rotations"]))
     except (KeyError, TypeError, ValueError, ConfigError):

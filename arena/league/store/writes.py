@@ -50,26 +50,35 @@ def ensure_league(db: sqlite_utils.Database, config: LeagueConfig) -> int:
     games (`first_game_id`, migration 5); a league stored before migration 4 whose size
     was not known gets it recorded here."""
     settings = config.locked_settings()
-    shape = schedule_shape(config.game, settings)
-    scheduled, per_match = shape if shape is not None else (None, None)
     rows = list(db["leagues"].rows_where("name = ?", [config.name]))
     if rows:
-        stored = json.loads(rows[0]["settings"])
-        for key in settings:
-            if stored.get(key) != settings[key]:
-                raise ConfigError(
-                    f"league {config.name!r} is already in the database with {key} = "
-                    f"{stored.get(key)!r}, but {config.path.name} now says {settings[key]!r}. "
-                    f"Changing {key} would change the schedule, the rules or the ratings of "
-                    "the stored matches: restore it, or give the league a new name (or use "
-                    "another --db)."
-                )
         league_id = rows[0]["id"]
+        stored = json.loads(rows[0]["settings"])
+        grown = _grown(config, stored, settings)
+        if grown is not None:
+            settings["history"] = grown
+        else:
+            settings["history"] = stored.get("history", [])
+        shape = schedule_shape(config.game, settings)
+        scheduled, per_match = shape if shape is not None else (None, None)
         with immediate(db):  # bot commands may change between runs: keep them current
-            for entrant in config.entrants:
+            known = {row["name"] for row in db.query(
+                "SELECT name FROM entrants WHERE league_id = ?", [league_id]
+            )}  # fmt: skip
+            for position, entrant in enumerate(config.entrants):
+                if entrant.name not in known:  # an entrant the league grew by
+                    db["entrants"].insert(
+                        {"league_id": league_id, "name": entrant.name, "bot": entrant.bot,
+                         "position": position}
+                    )  # fmt: skip
                 db.execute(
                     "UPDATE entrants SET bot = ? WHERE league_id = ? AND name = ?",
                     [entrant.bot, league_id, entrant.name],
+                )
+            if grown is not None:
+                db.execute(
+                    "UPDATE leagues SET settings = ?, scheduled_matches = ? WHERE id = ?",
+                    [json.dumps(settings), scheduled, league_id],
                 )
             db.execute(
                 "UPDATE leagues SET scheduled_matches = ?, games_per_match = ? "
@@ -77,6 +86,8 @@ def ensure_league(db: sqlite_utils.Database, config: LeagueConfig) -> int:
                 [scheduled, per_match, league_id],
             )
         return league_id
+    shape = schedule_shape(config.game, settings)
+    scheduled, per_match = shape if shape is not None else (None, None)
     with immediate(db):
         league_id = (
             db["leagues"]
@@ -99,6 +110,52 @@ def ensure_league(db: sqlite_utils.Database, config: LeagueConfig) -> int:
             for i, e in enumerate(config.entrants)
         )
     return league_id
+
+
+GROWABLE = ("entrants", "rounds", "matches")  # what a stored league may add to
+
+
+def _grown(
+    config: LeagueConfig, stored: dict[str, Any], settings: dict[str, Any]
+) -> list[dict[str, Any]] | None:
+    """The league's sizes before this one, oldest first, when the file grows a stored
+    league (new entrants at the end, more rounds or matches); None when it is the same
+    size. ConfigError when a change would invalidate the stored matches."""
+    for key in settings:
+        if key in GROWABLE or stored.get(key) == settings[key]:
+            continue
+        raise ConfigError(
+            f"league {config.name!r} is already in the database with {key} = "
+            f"{stored.get(key)!r}, but {config.path.name} now says {settings[key]!r}. "
+            f"Changing {key} would change the schedule, the rules or the ratings of "
+            "the stored matches: restore it, or give the league a new name (or use "
+            "another --db). A league can grow: add entrants at the end, or more rounds "
+            "or matches."
+        )
+    old, new = stored["entrants"], settings["entrants"]
+    if new[: len(old)] != old:
+        removed = [name for name in old if name not in new]
+        problem = (
+            f"drops {', '.join(map(repr, removed))}" if removed else "reorders them"
+        )
+        raise ConfigError(
+            f"league {config.name!r} is already in the database with the entrants "
+            f"{old!r}; {config.path.name} {problem}, and its stored matches would no longer "
+            "be its schedule's: keep the stored entrants, in their order (new ones may be "
+            "added at the end), or give the league a new name"
+        )
+    for key in ("rounds", "matches"):
+        if key in settings and settings[key] < stored.get(key, settings[key]):
+            raise ConfigError(
+                f"league {config.name!r} is already in the database with {key} = "
+                f"{stored[key]}; {config.path.name} says {settings[key]}, fewer: stored "
+                f"matches would fall outside its schedule. A league can only grow: give "
+                f"{key} = {stored[key]} or more"
+            )
+    if all(stored.get(key) == settings.get(key) for key in GROWABLE):
+        return None
+    step = {key: stored[key] for key in GROWABLE if key in stored}
+    return [*stored.get("history", []), step]
 
 
 def _next_free_game_id(db: sqlite_utils.Database) -> int:
