@@ -86,3 +86,23 @@ def test_a_read_only_database_is_one_error_line_and_is_left_as_it_was(
     assert refused.output.startswith("error: cannot write the league: attempt to write a readonly")
     assert "every match stored before is kept" in refused.output
     assert _stored(tmp_path / "arena.db") == 1
+
+
+def test_a_worker_that_dies_is_one_error_line_and_the_resumed_run_completes(
+    tmp_path, monkeypatch
+) -> None:
+    """A worker killed mid-match (as the kernel kills one out of memory) stops the run
+    with an error line, not a traceback; the stored matches are kept."""
+    from tests.dying_worker import play_or_die
+
+    league = builtin_league(tmp_path, 'rounds = 3\nschedule = "round-robin"')
+    monkeypatch.setattr(runner_module, "play_scheduled_match", play_or_die)
+    stopped = runner.invoke(app, ["run", str(league), "--workers", "1"])
+    assert stopped.exit_code == 2 and "Traceback" not in stopped.output, stopped.output
+    error = [line for line in stopped.output.splitlines() if line.startswith("error: ")]
+    assert len(error) == 1 and "a worker process died while playing match 1" in error[0]
+    assert "run the league again to resume it" in error[0]
+    monkeypatch.undo()
+    resumed = runner.invoke(app, ["run", str(league), "--workers", "1"])
+    assert resumed.exit_code == 0 and "matches played now" in resumed.output
+    assert _stored(tmp_path / "arena.db") == 3

@@ -15,6 +15,7 @@ import shlex
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
@@ -23,7 +24,7 @@ from typing import Any
 from arena.bots.process import run_log_folder
 from arena.bots.sandbox import sandbox_notice as bot_sandbox_notice
 from arena.bots.spec import slug
-from arena.errors import ConfigError, StorageError
+from arena.errors import ArenaError, ConfigError, StorageError
 from arena.games import get_game
 from arena.league.config import LeagueConfig, load_league
 from arena.league.lock import league_lock
@@ -237,8 +238,16 @@ def _run(
                 break
             done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
             for future in done:
-                in_flight.pop(future)
-                played = future.result()
+                match = in_flight.pop(future)
+                try:
+                    played = future.result()
+                except BrokenProcessPool as err:
+                    raise WorkerDied(
+                        f"a worker process died while playing match {match.index} of league "
+                        f"{config.name!r} ({err}); the {len(stored) + summary.played} matches "
+                        "stored so far are kept: run the league again to resume it (a "
+                        "worker killed by the kernel, e.g. out of memory, dies this way)"
+                    ) from None
                 store_match(db, league_id, played)
                 summary.played += 1
                 summary.add_faults(played)
@@ -269,6 +278,10 @@ def _run(
         summary.interrupted = True
         _stop_workers(executor)
         raise
+    except WorkerDied:
+        summary.interrupted = True
+        _stop_workers(executor)
+        raise
     except StorageError as err:  # the matches in flight cannot be stored either: stop
         summary.interrupted = True
         _stop_workers(executor)
@@ -277,6 +290,10 @@ def _run(
         executor.shutdown(wait=True, cancel_futures=True)
         db.close()
     return summary
+
+
+class WorkerDied(ArenaError):
+    """A worker process ended without sending its match back (killed, or out of memory)."""
 
 
 def _kept(err: StorageError, db_path: Path, stored: int | None) -> str:
