@@ -189,7 +189,7 @@ def _table_order(output: str) -> list[str]:
     return [line.split()[1] for line in table]
 
 
-def test_demo_runs_the_demo_league_and_the_heuristic_bot_leads(tmp_path) -> None:
+def test_demo_runs_the_demo_league_and_the_search_bot_leads(tmp_path) -> None:
     """`make demo` runs the repository's demo league (with the JavaScript bot)."""
     league = ROOT / "leagues" / "demo.toml"
     result = runner.invoke(app, ["demo", "--league", str(league), "--db", str(tmp_path / "d.db")])
