@@ -12,8 +12,10 @@ Engines are pure: no I/O, no clock, and no randomness but the seed they are give
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Protocol
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Protocol, TypeVar
+
+from arena.errors import IllegalAction
 
 Action = int
 Event = dict[str, Any]
@@ -83,3 +85,43 @@ class Game(Protocol):
 
     def result(self, state: GameState) -> tuple[list[int], list[int]]:
         """Totals and ranks (1 is best) of a finished game."""
+
+
+S = TypeVar("S")
+
+
+def replay_events(
+    state: Any,
+    events: Iterable[tuple[int, Action]],
+    apply: Callable[[Any, Action], None],
+    describe: Callable[[Action], str],
+) -> None:
+    """Play a deal's `(seat, action)` events on `state` by the rules (`state_from_deal`
+    of each game); IllegalAction naming the event when one is not the turn of its seat
+    or not legal there."""
+    for seat, action in events:
+        if seat != state.to_move:
+            raise IllegalAction(
+                f"state_from_deal: event {(seat, describe(action))!r} is not the "
+                f"turn of seat {seat}, but of seat {state.to_move}"
+            )
+        apply(state, action)
+
+
+def copy_slotted_state(state: S, lists: tuple[str, ...]) -> S:
+    """An independent copy of a state with `__slots__` (each game's `copy_state`):
+    every slot is shared except the `lists`, which are copied, and `records`, whose
+    last entry holds the current deal's events list itself and is rebuilt over the
+    copy's own. Slots not named in `lists` must hold values never changed in place."""
+    cls = type(state)
+    new = cls.__new__(cls)
+    for name in cls.__slots__:  # type: ignore[attr-defined]
+        setattr(new, name, getattr(state, name))
+    for name in lists:
+        setattr(new, name, getattr(state, name)[:])
+    records = state.records  # type: ignore[attr-defined]
+    if records:
+        new.records = records[:-1] + [{**records[-1], "events": new.events}]  # type: ignore[attr-defined]
+    else:
+        new.records = []  # type: ignore[attr-defined]
+    return new

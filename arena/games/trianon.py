@@ -66,7 +66,7 @@ from arena.cards import (
     shuffled_order,
 )
 from arena.errors import CardError, ConfigError, IllegalAction
-from arena.games.base import Action, Event
+from arena.games.base import Action, Event, copy_slotted_state, replay_events
 
 SEATS = 3
 TRICKS = 12  # N-4.4: all 12 tricks are played
@@ -345,13 +345,7 @@ def state_from_deal(
     state.deal_scores = [tuple(s) for s in deal_scores]
     state.totals = list(totals) if totals is not None else [0, 0, 0]
     _start_deal(state, hands)
-    for seat, action in events:
-        if seat != state.to_move:
-            raise IllegalAction(
-                f"state_from_deal: event {(seat, _describe_any(action))!r} is not the "
-                f"turn of seat {seat}, but of seat {state.to_move}"
-            )
-        apply(state, action)
+    replay_events(state, events, apply, _describe_any)
     return state
 
 
@@ -360,23 +354,11 @@ def copy_state(state: TrianonState) -> TrianonState:
 
     For search over states a player built itself (`state_from_deal`): one replay of
     the deal, then a copy per line of play to try, instead of a replay per line."""
-    new = TrianonState.__new__(TrianonState)
-    for name in _STATE_SLOTS:
-        setattr(new, name, getattr(state, name))
-    new.hands = state.hands[:]
-    new.events = state.events[:]
-    new.trick = state.trick[:]
-    new.tricks_won = state.tricks_won[:]
-    new.deal_scores = state.deal_scores[:]
-    new.totals = state.totals[:]
-    if state.records:  # the current deal's record holds the events list itself
-        new.records = state.records[:-1] + [{**state.records[-1], "events": new.events}]
-    else:
-        new.records = []
-    return new
+    return copy_slotted_state(state, _COPIED_LISTS)
 
 
-_STATE_SLOTS = TrianonState.__slots__
+# The state's lists that play changes in place: a copy needs its own.
+_COPIED_LISTS = ("hands", "events", "trick", "tricks_won", "deal_scores", "totals")
 
 
 def _start_deal(state: TrianonState, hands: tuple[CardSet, ...] | None = None) -> None:

@@ -40,7 +40,7 @@ from arena.cards import (
     shuffled_order,
 )
 from arena.errors import CardError, ConfigError, IllegalAction
-from arena.games.base import Action, Event
+from arena.games.base import Action, Event, copy_slotted_state, replay_events
 
 SEATS = 4
 DEALS_PER_KINGDOM = 5
@@ -384,13 +384,7 @@ def state_from_deal(
             f"state_from_deal: the deal's first events {events[:made]!r} are not the "
             f"{state.events!r} the rules made"
         )
-    for seat, action in events[made:]:
-        if seat != state.to_move:
-            raise IllegalAction(
-                f"state_from_deal: event {(seat, describe_action(action))!r} is not the "
-                f"turn of seat {seat}, but of seat {state.to_move}"
-            )
-        apply(state, action)
+    replay_events(state, events[made:], apply, describe_action)
     return state
 
 
@@ -399,27 +393,22 @@ def copy_state(state: TrixState) -> TrixState:
 
     For search over states a player built itself (`state_from_deal`): one replay of
     the deal, then a copy per line of play to try, instead of a replay per line."""
-    new = TrixState.__new__(TrixState)
-    for name in _STATE_SLOTS:
-        setattr(new, name, getattr(state, name))
-    new.hands = state.hands[:]
-    new.exposed = state.exposed[:]
-    new.events = state.events[:]
-    new.expose_queue = state.expose_queue[:]
-    new.trick = state.trick[:]
-    new.taken = state.taken[:]
-    new.tricks_won = state.tricks_won[:]
-    new.finished = state.finished[:]
-    new.deal_scores = state.deal_scores[:]
-    new.totals = state.totals[:]
-    if state.records:  # the current deal's record holds the events list itself
-        new.records = state.records[:-1] + [{**state.records[-1], "events": new.events}]
-    else:
-        new.records = []
-    return new
+    return copy_slotted_state(state, _COPIED_LISTS)
 
 
-_STATE_SLOTS = TrixState.__slots__
+# The state's lists that play changes in place: a copy needs its own.
+_COPIED_LISTS = (
+    "hands",
+    "exposed",
+    "events",
+    "expose_queue",
+    "trick",
+    "taken",
+    "tricks_won",
+    "finished",
+    "deal_scores",
+    "totals",
+)
 
 
 def _start_deal(state: TrixState, hands: tuple[CardSet, ...] | None = None) -> None:
