@@ -36,6 +36,29 @@ def test_builtin_greedy_plays_the_external_greedy_bots_game(tmp_path) -> None:
     assert remote["totals"] == builtin["totals"]
 
 
+@pytest.mark.parametrize("game_name", ["trix", "trianon"])
+def test_builtin_sampler_plays_the_external_sampler_bots_game(tmp_path, game_name) -> None:
+    """Fixed work (2 samples a decision, a few ms) so that neither side is cut short by
+    its clock: the same requests, through the wire or in process, give the same game."""
+    game = get_game(game_name)
+    options = game.parse_options({"kingdoms": 1} if game_name == "trix" else {})
+    command = "python -m arena.strategies.sampler --samples 2 --budget-ms 5000"
+
+    def replay(first_seat: object) -> dict:
+        others = [make_builtin("random") for _ in range(game.seats - 1)]
+        return play_game(game, [first_seat, *others], "twin-sampler", options).replay
+
+    with started_players(
+        [command], game_name, game.options_dict(options),
+        RemoteSettings(startup_timeout=30), tmp_path,
+    ) as (external,):  # fmt: skip
+        remote = replay(external)
+    builtin = replay(SamplerPlayer(budget_ms=5000, samples=2))
+    assert remote["faults"] == [] and builtin["faults"] == []
+    assert remote["deals"] == builtin["deals"]  # every event of every deal
+    assert remote["totals"] == builtin["totals"]
+
+
 def test_builtin_sampler_takes_a_budget_and_is_the_sdk_bot_in_process() -> None:
     player = make_builtin("sampler:150")
     assert isinstance(player, SamplerPlayer) and player.sampler.budget_ms == 150
