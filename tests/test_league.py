@@ -527,12 +527,12 @@ def test_ctrl_c_stops_cleanly_and_ends_every_bot(tmp_path) -> None:
             time.sleep(0.1)
         assert _bot_processes(str(bot)), "no bot started"
         os.killpg(process.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
-        _, err = process.communicate(timeout=60)
+        out, err = process.communicate(timeout=60)
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait(timeout=10)
-    assert process.returncode == 130
+    assert process.returncode == 130, (out + err).decode(errors="replace")
     assert b"interrupted" in err and b"Traceback" not in err
     _assert_no_bots_and_intact(bot, db_path)
 
