@@ -518,9 +518,16 @@ def test_ctrl_c_stops_cleanly_and_ends_every_bot(tmp_path) -> None:
     db_path = tmp_path / "i.db"
     command = [sys.executable, "-m", "arena.cli", "run", str(path), "--db", str(db_path),
                "--workers", "2"]  # fmt: skip
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
-    )
+    # A child inherits an ignored SIGINT (pytest started in the background by a shell
+    # without job control has one) but not a handler: with one set here, the run gets
+    # Ctrl-C as a terminal's foreground job does.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+        )
+    finally:
+        signal.signal(signal.SIGINT, previous)
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not _bot_processes(str(bot)):
