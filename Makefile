@@ -92,6 +92,7 @@ bytecode: $(STAMP)
 
 demo: $(STAMP) js-bot sandbox-tools bytecode
 	$(BIN)/arena demo --league leagues/demo.toml
+	$(BIN)/arena demo --league leagues/trianon-demo.toml
 
 test: $(STAMP) js-bot sandbox-tools bytecode proto-check
 	$(BIN)/ruff check arena tests sample_bots
