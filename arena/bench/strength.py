@@ -23,8 +23,8 @@ time_ms=0)`, default rules, margins per game with 95% intervals:
 - Trianon, 20 samples: sampler +177.5 [+153.6, +201.4] over greedy (30 matches,
   62 ms a decision; declarer in 289 of 934 deals, 236 made); greedy +354.0
   [+334.3, +373.7] over random.
-- 60 samples: Trix +243.8 [+198.1, +289.5] (62 ms a decision); Trianon: see
-  docs/bots.md, which has every work level measured.
+- 60 samples: Trix +243.8 [+198.1, +289.5] (62 ms a decision); at the default 200 ms
+  budget, Trix +277.1 [+235.3, +318.9]; docs/bots.md has every level for both games.
 """
 
 from __future__ import annotations
