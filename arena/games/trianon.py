@@ -285,16 +285,7 @@ def new_deal(
     options: TrianonOptions | None = None,
 ) -> TrianonState:
     """A one-deal game from given hands with a given dealer (tests, puzzles, analysis)."""
-    hands = tuple(hands)
-    if (
-        len(hands) != SEATS
-        or any(h.bit_count() != HAND_SIZE for h in hands)
-        or (hands[0] | hands[1] | hands[2]) != DECK_MASK
-    ):
-        raise ConfigError(
-            "new_deal needs three disjoint hands of 12 cards that together hold the "
-            "36-card deck (6 to A in each suit)"
-        )
+    hands = _dealt_hands(hands, "new_deal")
     if dealer not in range(SEATS):
         raise ConfigError(f"new_deal: the dealer must be seat 0, 1 or 2, not {dealer!r}")
     state = TrianonState("custom", options or TrianonOptions())
@@ -327,15 +318,7 @@ def state_from_deal(
     Raises ConfigError for hands that are not a deal, and IllegalAction when an event
     is not legal at its turn (the guessed hands cannot have produced these events).
     """
-    hands = tuple(hands)
-    if (
-        len(hands) != SEATS
-        or any(h.bit_count() != HAND_SIZE for h in hands)
-        or (hands[0] | hands[1] | hands[2]) != DECK_MASK
-    ):
-        raise ConfigError(
-            "state_from_deal needs three disjoint hands of 12 cards of the 36-card deck"
-        )
+    hands = _dealt_hands(hands, "state_from_deal")
     if dealer not in range(SEATS):
         raise ConfigError(f"state_from_deal: the dealer must be seat 0, 1 or 2, not {dealer!r}")
     state = TrianonState("custom", options or TrianonOptions())
@@ -347,6 +330,22 @@ def state_from_deal(
     _start_deal(state, hands)
     replay_events(state, events, apply, _describe_any)
     return state
+
+
+def _dealt_hands(hands: Any, caller: str) -> tuple[CardSet, ...]:
+    """`hands` as a tuple, when they are a deal: three disjoint hands of 12 cards that
+    together hold the deck; ConfigError naming `caller` otherwise."""
+    hands = tuple(hands)
+    if (
+        len(hands) != SEATS
+        or any(h.bit_count() != HAND_SIZE for h in hands)
+        or (hands[0] | hands[1] | hands[2]) != DECK_MASK
+    ):
+        raise ConfigError(
+            f"{caller} needs three disjoint hands of 12 cards that together hold the "
+            "36-card deck (6 to A in each suit)"
+        )
+    return hands
 
 
 def copy_state(state: TrianonState) -> TrianonState:

@@ -316,11 +316,7 @@ def new_deal(
     hands = tuple(hands)
     if len(hands) != SEATS or sum(h.bit_count() for h in hands) != 52:
         raise ConfigError("new_deal needs four hands that together hold the 52 cards")
-    if (
-        any(h.bit_count() != 13 for h in hands)
-        or (hands[0] | hands[1] | hands[2] | hands[3]) != FULL_DECK
-    ):
-        raise ConfigError("new_deal needs four disjoint hands of 13 cards")
+    _dealt_hands(hands, "new_deal")
     state = TrixState("custom", options or TrixOptions())
     state.deal_count = 1
     state.first_king = king
@@ -357,13 +353,7 @@ def state_from_deal(
     Raises ConfigError for hands that are not a deal, and IllegalAction when an event
     is not legal at its turn (the guessed hands cannot have produced these events).
     """
-    hands = tuple(hands)
-    if (
-        len(hands) != SEATS
-        or any(h.bit_count() != 13 for h in hands)
-        or (hands[0] | hands[1] | hands[2] | hands[3]) != FULL_DECK
-    ):
-        raise ConfigError("state_from_deal needs four disjoint hands of 13 cards")
+    hands = _dealt_hands(hands, "state_from_deal")
     if king not in range(SEATS):
         raise ConfigError(f"state_from_deal: the King must be seat 0..3, not {king!r}")
     state = TrixState("custom", options or TrixOptions())
@@ -386,6 +376,19 @@ def state_from_deal(
         )
     replay_events(state, events[made:], apply, describe_action)
     return state
+
+
+def _dealt_hands(hands: Any, caller: str) -> tuple[CardSet, ...]:
+    """`hands` as a tuple, when they are a deal: four disjoint hands of 13 cards;
+    ConfigError naming `caller` otherwise."""
+    hands = tuple(hands)
+    if (
+        len(hands) != SEATS
+        or any(h.bit_count() != 13 for h in hands)
+        or (hands[0] | hands[1] | hands[2] | hands[3]) != FULL_DECK
+    ):
+        raise ConfigError(f"{caller} needs four disjoint hands of 13 cards")
+    return hands
 
 
 def copy_state(state: TrixState) -> TrixState:
