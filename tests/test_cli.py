@@ -21,6 +21,7 @@ except ImportError:  # typer without rich: click formats the help, in plain text
     typer_rich_utils = None
 
 from arena.cli import app
+from arena.play.deal_keys import game_seed
 from tests.bot_processes import live_processes
 from tests.independent.trix_checker import check_replay
 
@@ -413,15 +414,18 @@ def test_replays_of_two_runs_into_one_folder_are_both_kept(tmp_path) -> None:
     """A second `arena play --replays DIR` numbers on after the first run's files."""
     folder = tmp_path / "replays"
     bots = ["builtin:random"] * 4
-    first = runner.invoke(app, ["play", *bots, "--games", "2", "--replays", str(folder), "--json"])
+    key = ["--deal-key", "ab" * 16]
+    first = runner.invoke(app, ["play", *bots, "--games", "2", "--replays", str(folder), "--json",
+                                *key])  # fmt: skip
     again = runner.invoke(app, ["play", *bots, "--games", "2", "--seed", "9", "--replays",
-                                str(folder), "--json"])  # fmt: skip
+                                str(folder), "--json", *key])  # fmt: skip
     assert first.exit_code == 0 and again.exit_code == 0, first.output + again.output
     paths = [json.loads(line)["replay"] for line in first.output.splitlines()]
     paths += [json.loads(line)["replay"] for line in again.output.splitlines()]
     assert [Path(p).name for p in paths] == [f"game-000{i}.json" for i in (1, 2, 3, 4)]
     seeds = [json.loads(Path(p).read_text())["seed"] for p in paths]
-    assert seeds == ["1-1", "1-2", "9-1", "9-2"]  # the first run's files are unchanged
+    public = ["1-1", "1-2", "9-1", "9-2"]  # the first run's files are unchanged
+    assert seeds == [game_seed("ab" * 16, seed) for seed in public]
     assert sorted(p.name for p in folder.iterdir()) == [Path(p).name for p in paths]
 
 

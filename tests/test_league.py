@@ -27,6 +27,9 @@ from tests.independent.trix_checker import check_replay
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM_BOT = ROOT / "sample_bots" / "random_bot.py"
 
+# Tests that compare two databases deal from one key: each database would otherwise
+# make its own (tests/test_deal_keys.py checks that it does).
+TEST_DEAL_KEY = "00112233445566778899aabbccddeeff"
 LEAGUE = """
 [league]
 name = "{name}"
@@ -34,6 +37,7 @@ game = "trix"
 seed = {seed}
 schedule = "round-robin"
 rounds = {rounds}
+deal_key = "{deal_key}"
 
 [rules]
 kingdoms = 1
@@ -64,7 +68,9 @@ bot = "builtin:first"
 
 
 def write_league(folder: Path, name="t", seed=7, rounds=1, **extra) -> Path:
-    text = LEAGUE.format(name=name, seed=seed, rounds=rounds, random_bot=RANDOM_BOT)
+    text = LEAGUE.format(
+        name=name, seed=seed, rounds=rounds, random_bot=RANDOM_BOT, deal_key=TEST_DEAL_KEY
+    )
     for old, new in extra.items():
         text = text.replace(old, new)
     path = folder / f"{name}.toml"
@@ -262,6 +268,7 @@ game = "trix"
 seed = 3
 schedule = "balanced"
 matches = 4
+deal_key = "00112233445566778899aabbccddeeff"
 
 [rules]
 kingdoms = 1

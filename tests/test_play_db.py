@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from arena.cli import app
 from arena.league import play_db, store
 from arena.league.play_db import PLAY_SCHEDULE
+from arena.play.deal_keys import game_seed
 
 runner = CliRunner()
 SCRIPTED = Path(__file__).parent / "bots" / "scripted_bot.py"
@@ -30,6 +31,13 @@ def _data(*args: str):
     return json.loads(result.stdout)
 
 
+def _game_seeds(db: Path, league: str, *public: str) -> list[str]:
+    """The seeds the games of `public` seeds were dealt from: HMACs under the league's
+    stored deal key (`arena league key`)."""
+    key = _invoke("league", "key", "--db", str(db), "--league", league).split()[-1]
+    return [game_seed(key, seed) for seed in public]
+
+
 def test_games_faults_replay_and_table_read_a_stored_play_session(tmp_path) -> None:
     db = tmp_path / "play.db"
     out = _invoke(
@@ -41,21 +49,24 @@ def test_games_faults_replay_and_table_read_a_stored_play_session(tmp_path) -> N
     name = summary.split("'")[1]
     assert name.startswith("play-") and "stored 2 games in league" in summary
     games = _data("games", "--db", str(db), "--format", "json")
+    first, second = _game_seeds(db, name, "7-1", "7-2")
     assert [(g["league"], g["match"], g["rotation"], g["seed"]) for g in games] == [
-        (name, 0, 0, "7-1"), (name, 1, 0, "7-2"),
+        (name, 0, 0, first), (name, 1, 0, second),
     ]  # fmt: skip
-    assert games[0]["players"] == ["scripted", "random", "random#2", "first"]
+    assert games[0]["players"] == ["scripted_bot", "random", "random#2", "first"]
     faults = _data("faults", "--db", str(db), "--format", "json")
     assert [(f["entrant"], f["kind"], f["game_id"], f["decision"]) for f in faults] == [
-        ("scripted", "illegal", games[0]["id"], 3), ("scripted", "illegal", games[1]["id"], 3),
-    ]  # fmt: skip
+        ("scripted_bot", "illegal", games[0]["id"], 3),
+        ("scripted_bot", "illegal", games[1]["id"], 3),
+    ]
     assert all(Path(f["log"]).exists() for f in faults)
     shown = _invoke("replay", str(games[1]["id"]), "--db", str(db), "--seat", "0",
                     "--decision", "3")  # fmt: skip
-    assert "the trix game of seed '7-2'" in shown and "fallback after a fault: illegal" in shown
+    assert f"the trix game of seed '{second}'" in shown
+    assert "fallback after a fault: illegal" in shown
     table = _data("table", "--db", str(db), "--format", "json")
-    assert sorted(r["name"] for r in table) == ["first", "random", "random#2", "scripted"]
-    assert {r["games"] for r in table} == {2} and table[-1]["name"] == "scripted"
+    assert sorted(r["name"] for r in table) == ["first", "random", "random#2", "scripted_bot"]
+    assert {r["games"] for r in table} == {2} and table[-1]["name"] == "scripted_bot"
     database = store.open_existing(db)
     try:
         league_id, _ = store.league_id_by_name(database, name)
@@ -76,7 +87,8 @@ def test_matches_are_stored_one_match_each_and_a_named_league_grows(tmp_path) ->
     assert [(g["match"], g["rotation"]) for g in games] == [
         (m, r) for m in range(3) for r in range(3)
     ]
-    assert [g["seed"] for g in games] == ["1-1"] * 3 + ["1-2"] * 3 + ["1-1"] * 3
+    one, two = _game_seeds(db, "cup", "1-1", "1-2")  # the second session: the league's key
+    assert [g["seed"] for g in games] == [one] * 3 + [two] * 3 + [one] * 3
 
 
 def test_a_named_league_refuses_other_settings_and_players(tmp_path) -> None:

@@ -35,7 +35,7 @@ def test_a_seat_rotated_match_of_every_kind_of_bot(tmp_path, js_bot_installed) -
     assert [g["rotation"] for g in games] == [0, 1, 2, 3]
     assert {g["seed"] for g in games} == {"m-1"}  # one seed for the whole match
     assert {frozenset(g["players"]) for g in games} == {
-        frozenset({"greedy", "random-py", "random-js", "random"})
+        frozenset({"greedy_bot", "random_bot", "js_bot", "random"})  # named by their specs
     }
     for seat in range(4):  # each bot in each seat once
         assert len({g["players"][seat] for g in games}) == 4
@@ -123,7 +123,7 @@ def test_matches_summary_gives_the_mean_per_game() -> None:
             for name, total in zip(parts[::2], parts[1::2], strict=True):
                 sums[name] = sums.get(name, 0) + int(total)
     assert sorted(sums) == ["first", "first#2", "random", "random#2"]  # the four seats' bots
-    mean_line = result.output.splitlines()[-1]
+    mean_line = result.stdout.splitlines()[-1]  # the deal key's line is on stderr
     assert mean_line.startswith("mean score per game over 2 matches (8 games)")
     shown = dict(zip(mean_line.split(": ", 1)[1].split()[::2],
                      mean_line.split(": ", 1)[1].split()[1::2], strict=True))  # fmt: skip

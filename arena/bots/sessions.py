@@ -8,19 +8,24 @@ every match, so a caller can print or save each as it comes.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Iterator, Mapping
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from arena.bots.process import run_log_folder
+from arena.bots.process import become_subreaper, run_log_folder
 from arena.bots.remote.settings import RemoteSettings
+from arena.bots.rotation_pool import RotationPool, Seat
 from arena.bots.sandbox import Sandbox
-from arena.bots.spec import started_players, unique_names
+from arena.bots.spec import make_player, seat_names, spec_slug, started_players
 from arena.errors import ConfigError
 from arena.games import get_game
-from arena.play.matches import MatchResult, match_games
-from arena.play.referee import GameResult, RefereeSettings, play_game
+from arena.play.deal_keys import game_seed, new_deal_key, normal_key
+from arena.play.matches import MatchResult, match_games, seatings
+from arena.play.referee import GameResult, Player, RefereeSettings, play_game
 from arena.play.series import game_seeds
 
 
@@ -39,6 +44,12 @@ class SessionRequest:
     referee: RefereeSettings = field(default_factory=RefereeSettings)
     logs: Path = Path("arena-logs")
     sandbox: Sandbox | None = None
+    deal_key: str = ""  # the secret the deals come from; "" makes a fresh one (`key`)
+
+    @functools.cached_property
+    def key(self) -> str:
+        """The session's deal key: the one given, else one made for this request."""
+        return normal_key(self.deal_key) if self.deal_key else new_deal_key()
 
 
 @dataclass(frozen=True)
@@ -46,7 +57,7 @@ class GamePlayed:
     """One game of the session, numbered from 1 over the whole session."""
 
     number: int
-    seed: str
+    seed: str  # the public seed (`SEED-i`); the game was dealt from game_seed(key, seed)
     result: GameResult
     match: int = 0  # the match's number (from 1) in a match series, else 0
     rotation: int = -1  # the game's rotation within its match, else -1
@@ -89,25 +100,32 @@ def play_session(request: SessionRequest) -> Iterator[GamePlayed | MatchPlayed]:
             request.specs, game.name, options_dict, request.remote, logs,
             sandbox=request.sandbox,
         ) as players:  # fmt: skip
-            names = unique_names([p.name for p in players])
+            names = seat_names(request.specs)
             for number, seed in enumerate(game_seeds(request.seed, request.games), start=1):
                 started = time.monotonic()
-                result = play_game(game, players, seed, options, request.referee, names=names)
+                result = play_game(
+                    game, players, game_seed(request.key, seed), options, request.referee,
+                    names=names,
+                )  # fmt: skip
                 yield GamePlayed(number, seed, result, seconds=time.monotonic() - started)
         return
     count = 0
-    for number, seed in enumerate(game_seeds(request.seed, request.matches), start=1):
-        match_started = time.monotonic()
-        with started_players(
-            request.specs, game.name, options_dict, request.remote, logs,
-            log_prefix=f"match{number}-", sandbox=request.sandbox,
-        ) as players:  # fmt: skip
-            names = unique_names([p.name for p in players])
+    names = seat_names(request.specs)
+    with closing(_session_pool(request, game.name, options_dict, logs)) as pool:
+        rotations = len(seatings(game.seats))
+        seats = [
+            [Seat(f"bot{b}", spec, r) for b, spec in enumerate(request.specs)]
+            for r in range(rotations)
+        ]
+        for number, seed in enumerate(game_seeds(request.seed, request.matches), start=1):
+            match_started = time.monotonic()
+            rosters = pool.match_players(seats)
             match = MatchResult(seed, names)
             started = time.monotonic()
             for rotation, seating, result in match_games(
-                game, players, names, seed, options, request.referee
-            ):
+                game, rosters[0], names, game_seed(request.key, seed), options,
+                request.referee, rotation_players=rosters,
+            ):  # fmt: skip
                 match.games.append(result)
                 match.seatings.append(seating)
                 count += 1
@@ -115,7 +133,24 @@ def play_session(request: SessionRequest) -> Iterator[GamePlayed | MatchPlayed]:
                     count, seed, result, number, rotation, seconds=time.monotonic() - started
                 )
                 started = time.monotonic()
-        yield MatchPlayed(
-            number, seed, tuple(names), tuple(match.bot_totals()), len(match.games),
-            seconds=time.monotonic() - match_started,
-        )  # fmt: skip
+            yield MatchPlayed(
+                number, seed, tuple(names), tuple(match.bot_totals()), len(match.games),
+                seconds=time.monotonic() - match_started,
+            )  # fmt: skip
+
+
+def _session_pool(
+    request: SessionRequest, game: str, options: Mapping[str, Any], logs: Path
+) -> RotationPool:
+    """The bots of a match series: a process per (seat's bot, rotation), started at the
+    first match and kept to the last, so that no process meets a match's deals twice
+    and start-up is paid once (arena/bots/rotation_pool.py). A bot that cannot start
+    is an error, as in every `arena play`."""
+    become_subreaper()
+
+    def make(seat: Seat) -> Player:
+        index = int(seat.entrant.removeprefix("bot"))
+        log = logs / f"seat{index}-rotation{seat.rotation}-{spec_slug(seat.spec)}.log"
+        return make_player(seat.spec, request.remote, log, sandbox=request.sandbox)
+
+    return RotationPool(make, game, dict(options), tolerate_start_failures=False)

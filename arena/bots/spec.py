@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -102,6 +103,44 @@ def seat_log_path(log_dir: Path, log_prefix: str, seat: int, spec: str) -> Path:
     """Where `started_players` puts the log of the bot at `seat`: callers that report a
     start-up failure name the file from this, not from a copy of the rule."""
     return log_dir / f"{log_prefix}seat{seat}-{spec_slug(spec)}.log"
+
+
+GENERIC_STEMS = {"bot", "main", "index", "run", "app", "player", "__main__"}
+
+
+def spec_name(spec: str) -> str:
+    """The name a seat plays under, from what the user typed, never from the bot: a
+    bot that calls itself `greedy` must not take the real greedy bot's name (the name
+    a bot gives in its handshake is its own affair, kept in its log). `builtin:NAME`
+    gives NAME (with its argument, `sampler:50`); `grpc:ADDRESS` stays as typed; a
+    command gives its script's name (`random_bot` for `python sample_bots/random_bot.py`,
+    the folder's for a `bot.js` or `main.py`), its module's last part (`greedy` for
+    `python -m arena.strategies.greedy`), or its program's."""
+    spec = spec.strip()
+    if spec.startswith(BUILTIN_PREFIX):
+        return spec[len(BUILTIN_PREFIX) :] or spec
+    if spec.startswith(GRPC_PREFIX):
+        return spec
+    try:
+        argv = shlex.split(spec)
+    except ValueError:
+        return slug(spec)
+    for before, arg in zip(["", *argv], argv[1:], strict=False):
+        if before == "-m":
+            return arg.rsplit(".", 1)[-1] or arg
+        if arg.startswith("-"):
+            continue
+        path = Path(arg)
+        if path.suffix or "/" in arg:
+            if path.stem in GENERIC_STEMS and path.parent.name:
+                return path.parent.name
+            return path.stem or arg
+    return Path(argv[0]).name if argv else slug(spec)
+
+
+def seat_names(specs: Sequence[str]) -> list[str]:
+    """Each seat's name from its spec (`spec_name`), made distinct (`unique_names`)."""
+    return unique_names([spec_name(spec) for spec in specs])
 
 
 def unique_names(names: list[str]) -> list[str]:

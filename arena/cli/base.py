@@ -32,6 +32,8 @@ app = typer.Typer(
 )
 bench_app = typer.Typer(help="Benchmarks that print figures (nothing is asserted).")
 app.add_typer(bench_app, name="bench")
+league_app = typer.Typer(help="Facts of a stored league that no table shows (its deal key).")
+app.add_typer(league_app, name="league")
 
 GameName = StrEnum("GameName", {name.upper(): name for name in GAMES})  # type: ignore[misc]
 """The registered games (`arena.games.GAMES`), as typer's choices."""

@@ -7,7 +7,14 @@ from typing import Annotated
 
 import typer
 
-from arena.cli.base import FAULT_EXIT_CODE, WithLeague, command
+from arena.cli.base import (
+    FAULT_EXIT_CODE,
+    LatestLeague,
+    LeagueDb,
+    WithLeague,
+    command,
+    league_app,
+)
 from arena.league.formats import TableFormat
 
 TableFormatOption = Annotated[
@@ -130,3 +137,16 @@ def upgrade(
         f"{db}: schema version {after}"
         + (f" (was {before})" if before != after else " already; nothing to do")
     )
+
+
+@command(league_app, name="key")
+def league_key(db: LeagueDb = Path("arena.db"), league: LatestLeague = None) -> None:
+    """Print a league's secret deal key: with `deal_key = "KEY"` in its league file,
+    the league deals the same cards anywhere (docs/leagues.md, "Deal keys"). Keep it
+    from the bots' authors until the league is over."""
+    from arena.league.reports import deal_key_report
+
+    report = deal_key_report(db, league)
+    if report.note:
+        typer.echo(f"warning: {report.note}", err=True)
+    typer.echo(report.out)

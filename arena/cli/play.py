@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
@@ -26,6 +27,7 @@ from arena.cli.base import (
     command,
 )
 from arena.errors import ConfigError
+from arena.play.deal_keys import deal_key_problem, normal_key
 
 if TYPE_CHECKING:  # grpc loads only for the commands that talk to bots
     from arena.bots.sessions import GamePlayed, MatchPlayed, SessionRequest
@@ -67,8 +69,20 @@ def play(
     ],
     game: Game = TRIX,
     seed: Annotated[
-        str, typer.Option(help="Seed of the run; game (or match) i plays SEED-i.")
+        str,
+        typer.Option(
+            help="Public seed of the run: game (or match) i is dealt from SEED-i under the "
+            "deal key."
+        ),
     ] = "1",
+    deal_key: Annotated[
+        str | None,
+        typer.Option(
+            help="The secret the deals come from (32 to 128 hex digits): with the same "
+            "--seed, the same deals again. Default: a fresh key for this run, printed at "
+            "the end, so no bot can work out the hands from the seed."
+        ),
+    ] = None,
     games: Annotated[
         int, typer.Option(min=1, help="How many games, seats fixed (not with --matches).")
     ] = 1,
@@ -142,6 +156,7 @@ def play(
         referee=RefereeSettings(max_faults=max_faults),
         logs=logs,
         sandbox=started_sandbox(sandbox_mode, bots),
+        deal_key=_checked_key(deal_key),
     )
     if league is not None and db is None:
         raise ConfigError(
@@ -149,6 +164,8 @@ def play(
         )
     writer = ReplayWriter(replays) if replays is not None else None
     recorder = stored_session(db, request, league) if db is not None else None
+    if recorder is not None:  # a league named again goes on dealing from its own key
+        request = dataclasses.replace(request, deal_key=recorder.deal_key)
     series = SeriesTotals()
     faults = faulty_games = 0
     with closing(play_session(request)) as session, _closing(recorder):
@@ -171,6 +188,12 @@ def play(
         )
     if recorder is not None:
         typer.echo(recorder.summary(), err=True)
+    if deal_key is None and recorder is None and not as_json:
+        typer.echo(
+            f"deal key {request.key}: `--deal-key {request.key} --seed {seed}` deals these "
+            "cards again",
+            err=True,
+        )
     if fail_on_fault and faults:
         typer.echo(
             f"exit code {FAULT_EXIT_CODE} (--fail-on-fault): {_count(faults, 'fault')} in "
@@ -178,6 +201,17 @@ def play(
             err=True,
         )
         raise typer.Exit(FAULT_EXIT_CODE)
+
+
+def _checked_key(key: str | None) -> str:
+    """`--deal-key` as the session takes it ("" for a fresh key), or a ConfigError
+    saying what a key must be."""
+    if key is None:
+        return ""
+    problem = deal_key_problem(key)
+    if problem:
+        raise ConfigError(f"--deal-key {problem}")
+    return normal_key(key)
 
 
 def _count(n: int, word: str) -> str:
@@ -210,6 +244,7 @@ def _game_json(played: GamePlayed, path: Path | None) -> str:
             "game": played.number,
             **extra,
             "seed": played.seed,
+            "game_seed": result.replay["seed"],
             "players": result.replay["players"],
             "totals": result.totals,
             "ranks": result.ranks,

@@ -19,6 +19,7 @@ from arena.bots.remote.settings import TransportKind, number_problem, seconds_pr
 from arena.bots.sandbox import Sandbox, SandboxLimits
 from arena.errors import ConfigError
 from arena.games import GAMES, get_game
+from arena.play.deal_keys import deal_key_problem, normal_key
 
 SCHEDULES = ("round-robin", "balanced", "gauntlet")
 ROTATIONS = ("cyclic", "all")
@@ -28,7 +29,7 @@ TRANSPORTS = tuple(TransportKind)
 
 LEAGUE_KEYS = {
     "name", "game", "seed", "schedule", "rounds", "matches", "candidates", "rotations",
-    "rate_by", "forfeit_faults",
+    "rate_by", "forfeit_faults", "deal_key",
 }  # fmt: skip
 SANDBOX_LIMIT_KEYS = tuple(f.name for f in fields(SandboxLimits))
 LIMIT_KEYS = {
@@ -130,6 +131,10 @@ class LeagueConfig:
     ratings: Ratings
     entrants: tuple[Entrant, ...]
     options: Any = field(compare=False, default=None)  # the game's parsed rule options
+    # The secret the deals come from (arena/play/deal_keys.py): the file's, if it gives
+    # one; `arena run` puts the stored key here before any match is played. Never in
+    # `locked_settings`, which tables and reports show.
+    deal_key: str = field(default="", repr=False)
 
     @property
     def base_dir(self) -> Path:
@@ -370,6 +375,12 @@ def load_league(path: str | Path) -> LeagueConfig:
     rotations = league.choice("rotations", ROTATIONS, "cyclic")
     rate_by = league.choice("rate_by", RATE_BY, RATE_BY_DEFAULT)
     forfeit = league.integer("forfeit_faults", 1, 1, FAULTS_WHAT, MAX_FAULTS)
+    deal_key = league.get("deal_key", str, "", "a string of hex digits")
+    if "deal_key" in league.data:
+        problem = deal_key_problem(deal_key)
+        if problem:
+            league.fail("deal_key", problem)
+        deal_key = normal_key(deal_key)
 
     rules_data = data.get("rules", {})
     if not isinstance(rules_data, dict):
@@ -459,6 +470,7 @@ def load_league(path: str | Path) -> LeagueConfig:
         ratings=ratings,
         entrants=tuple(entrants),
         options=options,
+        deal_key=deal_key,
     )
 
 

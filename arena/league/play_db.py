@@ -38,6 +38,7 @@ from arena.league.store import (
     open_db,
     replace_ratings,
     store_match,
+    stored_deal_key,
     stored_match_indexes,
 )
 
@@ -66,8 +67,12 @@ class PlayRecorder:
         self._next_rated = 0
         self._next_index = 0
         self._pending: list[GamePlayed] = []  # the games of the match under way
+        self.deal_key = request.key  # a new league's: the session's (given, or fresh)
         stored = _stored_entrants(self.db, self.name)
         if stored is not None:
+            league_id = league_id_by_name(self.db, self.name)[0]
+            if not request.deal_key:  # a league named again deals from its own key
+                self.deal_key = stored_deal_key(self.db, league_id)
             ensure_league(self.db, self._config(stored))  # refuses other settings now
 
     def add(self, played: GamePlayed | MatchPlayed) -> None:
@@ -141,6 +146,7 @@ class PlayRecorder:
             name=self.name,
             game=self.game.name,
             seed=request.seed,
+            deal_key=self.deal_key,
             schedule=PLAY_SCHEDULE,
             rounds=1,
             matches=0,
@@ -170,7 +176,7 @@ class PlayRecorder:
         return (
             f"stored {self.games} game{'s' if self.games != 1 else ''} in league "
             f"{self.name!r} of {self.db_path}: `arena games {where}`, `arena faults {where}`, "
-            f"`arena table {where}`"
+            f"`arena table {where}` (its deal key: `arena league key {where}`)"
         )
 
     def close(self) -> None:

@@ -187,3 +187,32 @@ def _seat_report(
     if fmt == TextOrJson.JSON:
         return json.dumps([d.as_dict() for d in decisions], indent=1)
     return seat_decisions_text(data, seat, decisions)
+
+
+def deal_key_report(db_path: Path, league: str | None) -> Report:
+    """`arena league key`: the league's secret deal key on stdout, so that a script can
+    read it and `deal_key = "..."` replays the league exactly; a note when the league is
+    not over (whoever has the key can work out every hand still to be played) or was
+    stored before deal keys existed (it has none: it deals from its public seeds)."""
+
+    def build(db: sqlite_utils.Database, league_id: int) -> Report:
+        facts = store.league_facts(db, league_id)
+        key = store.stored_deal_key(db, league_id)
+        name = text_safe(facts["name"])
+        if not key:
+            raise ConfigError(
+                f"league {name!r} was stored before deal keys existed: its deals come from "
+                "its public seeds (the league file's seed), which replay it exactly"
+            )
+        scheduled, stored = facts["scheduled"], facts["stored"]
+        note = ""
+        if scheduled is None or stored < scheduled:
+            of = f"{stored} of {scheduled}" if scheduled is not None else f"{stored}"
+            note = (
+                f"league {name!r} is not over ({of} matches stored): whoever has this key "
+                "can work out every hand still to be played, so keep it from the bots' "
+                "authors until the league ends"
+            )
+        return Report(key, note)
+
+    return _with_league(db_path, league, build)

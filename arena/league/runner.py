@@ -10,6 +10,7 @@ and running the league again continues with the first match not stored.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import shlex
 import time
@@ -42,6 +43,7 @@ from arena.league.store import (
     open_db,
     replace_ratings,
     store_match,
+    stored_deal_key,
     stored_match_indexes,
 )
 from arena.league.worker import play_scheduled_match, worker_init
@@ -189,6 +191,7 @@ def _run(
     db = open_db(db_path)
     try:
         league_id = ensure_league(db, config)
+        config = dataclasses.replace(config, deal_key=stored_deal_key(db, league_id))
         schedule = league_schedule(config, history_of(league_record(db, league_id)[1]))
         stored = stored_match_indexes(db, league_id)
         entrants = [e.name for e in config.entrants]

@@ -9,6 +9,7 @@ from the runner so that a worker imports only what playing needs: not the storag
 from __future__ import annotations
 
 import contextlib
+import multiprocessing.util
 import os
 import signal
 import threading
@@ -17,14 +18,16 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 
-from arena.bots.process import descendants, kill_all_now
+from arena.bots.process import become_subreaper, descendants, kill_all_now
 from arena.bots.remote.settings import RemoteSettings
-from arena.bots.spec import started_players
+from arena.bots.rotation_pool import RotationPool, Seat, seat_log
+from arena.bots.spec import make_player, started_players
 from arena.games import get_game
 from arena.league.config import LeagueConfig
 from arena.league.records import PlayedGame, PlayedMatch
 from arena.league.schedule import ScheduledMatch
-from arena.play.matches import play_match
+from arena.play.deal_keys import game_seed
+from arena.play.matches import play_match, seatings
 from arena.play.referee import Player, RefereeSettings
 
 
@@ -81,30 +84,55 @@ def _alive(pids: set[int]) -> bool:
     return False
 
 
+LIFECYCLES = ("league", "match")
+"""How a worker keeps its bots: `league` (the rule) a process per (entrant, rotation),
+kept for the whole league (arena/bots/rotation_pool.py); `match` the lifecycle before
+it, one process per entrant started for every match and playing all its rotations,
+kept only so that `arena bench league` can measure the two in one run: a bot so kept
+meets every deal of a match again in each rotation."""
+
+_pool: RotationPool | None = None
+_pool_for: tuple[str, str, str] | None = None  # (league, log folder, database) it serves
+
+
 def play_scheduled_match(
-    config: LeagueConfig, match: ScheduledMatch, log_dir: str, db_path: str = ""
+    config: LeagueConfig,
+    match: ScheduledMatch,
+    log_dir: str,
+    db_path: str = "",
+    lifecycle: str = "league",
 ) -> PlayedMatch:
     """Play one scheduled match in this process and return it for storage.
 
-    `config` is the league as the main process parsed it when the run began: the
-    worker never reads the league file, so editing it during a run changes no match
-    already scheduled, and a worker elsewhere needs nothing but this call's arguments."""
+    `config` is the league as the main process parsed it when the run began (its deal
+    key included): the worker never reads the league file or the database, so editing
+    the file during a run changes no match already scheduled, and a worker elsewhere
+    needs nothing but this call's arguments. The match's game seed is an HMAC of its
+    public seed under the deal key (arena/play/deal_keys.py)."""
     game = get_game(config.game)
     bots = {e.name: e.bot for e in config.entrants}
-    specs = [bots[name] for name in match.entrants]
+    seed = game_seed(config.deal_key, match.seed)
+    settings = RefereeSettings(max_faults=config.limits.max_faults)
     started = time.monotonic()
-    with league_players(
-        config, specs, Path(log_dir), db_path, f"match{match.index:05d}-", True
-    ) as players:
-        result = play_match(
-            game,
-            players,
-            list(match.entrants),
-            match.seed,
-            config.options,
-            RefereeSettings(max_faults=config.limits.max_faults),
-            rotations=config.rotations,
+    if lifecycle == "match":
+        specs = [bots[name] for name in match.entrants]
+        with league_players(
+            config, specs, Path(log_dir), db_path, f"match{match.index:05d}-", True
+        ) as players:
+            result = play_match(
+                game, players, list(match.entrants), seed, config.options, settings,
+                rotations=config.rotations,
+            )  # fmt: skip
+    else:
+        pool = _worker_pool(config, log_dir, db_path)
+        rotations = len(seatings(game.seats, config.rotations))
+        rosters = pool.match_players(
+            [[Seat(name, bots[name], r) for name in match.entrants] for r in range(rotations)]
         )
+        result = play_match(
+            game, rosters[0], list(match.entrants), seed, config.options, settings,
+            rotations=config.rotations, rotation_players=rosters,
+        )  # fmt: skip
     games = tuple(
         PlayedGame(
             rotation,
@@ -118,6 +146,54 @@ def play_scheduled_match(
     )
     return PlayedMatch(
         match.index, match.seed, tuple(match.entrants), games, time.monotonic() - started
+    )
+
+
+def _worker_pool(config: LeagueConfig, log_dir: str, db_path: str) -> RotationPool:
+    """This worker's pool of bots for `config`'s league, made at its first match and
+    ended when the worker exits (a multiprocessing finalizer: the pool's workers leave
+    by `os._exit`, which runs no atexit handler) or when a match of another league
+    comes (the pool of a run serves one league)."""
+    global _pool, _pool_for
+    wanted = (config.name, log_dir, db_path)
+    if _pool is not None and _pool_for == wanted:
+        return _pool
+    close_worker_pool()
+    _pool = league_pool(config, Path(log_dir), db_path)
+    _pool_for = wanted
+    multiprocessing.util.Finalize(_pool, close_worker_pool, exitpriority=10)
+    return _pool
+
+
+def close_worker_pool() -> None:
+    """End every bot this worker keeps (the end of its league, or of the worker)."""
+    global _pool, _pool_for
+    pool, _pool, _pool_for = _pool, None, None
+    if pool is not None:
+        pool.close()
+
+
+def league_pool(config: LeagueConfig, log_dir: Path, db_path: str | Path = "") -> RotationPool:
+    """A `RotationPool` that starts bots as this league starts them (its limits, its
+    sandbox hiding the database and the logs, its folder for relative paths), each
+    with a log of its own (entrant, rotation) in `log_dir`."""
+    settings = _remote_settings(config)
+    sandbox = config.limits.sandbox_settings(_private_paths(str(db_path), str(log_dir)))
+    place = {e.name: i for i, e in enumerate(config.entrants)}
+    become_subreaper()
+
+    def make(seat: Seat) -> Player:
+        log = seat_log(log_dir, seat, place.get(seat.entrant, 0))
+        return make_player(seat.spec, settings, log, config.base_dir, sandbox)
+
+    game = get_game(config.game)
+    return RotationPool(make, config.game, game.options_dict(config.options))
+
+
+def _remote_settings(config: LeagueConfig) -> RemoteSettings:
+    limits = config.limits
+    return RemoteSettings(
+        limits.move_timeout, limits.startup_timeout, limits.time_bank, limits.transport
     )
 
 
@@ -135,14 +211,11 @@ def league_players(
     check of `arena run` (arena/league/preflight.py), which must start a bot exactly
     as its matches will."""
     limits = config.limits
-    settings = RemoteSettings(
-        limits.move_timeout, limits.startup_timeout, limits.time_bank, limits.transport
-    )
     return started_players(
         specs,
         config.game,
         get_game(config.game).options_dict(config.options),
-        settings,
+        _remote_settings(config),
         log_dir,
         base_dir=config.base_dir,
         log_prefix=log_prefix,

@@ -59,11 +59,17 @@ def match_games(
     options: Any,
     settings: RefereeSettings | None = None,
     rotations: str = "cyclic",
+    rotation_players: Sequence[Sequence[Player]] | None = None,
 ) -> Iterator[tuple[int, tuple[int, ...], GameResult]]:
     """The games of one seat-rotated match as each ends: (rotation, seating, result),
-    one game per seating, all on `seed`."""
+    one game per seating, all on `seed`.
+
+    `rotation_players[r]` (by bot index) plays rotation r instead of `players`: a
+    player per rotation, so that no bot process meets the match's deals twice
+    (arena/bots/rotation_pool.py)."""
     for index, seating in enumerate(seatings(game.seats, rotations)):
-        seated = [players[b] for b in seating]
+        roster = rotation_players[index] if rotation_players is not None else players
+        seated = [roster[b] for b in seating]
         outcome = play_game(
             game, seated, seed, options, settings, names=[names[b] for b in seating]
         )
@@ -79,11 +85,12 @@ def play_match(
     settings: RefereeSettings | None = None,
     rotations: str = "cyclic",
     on_game: Callable[[int, tuple[int, ...], GameResult], None] | None = None,
+    rotation_players: Sequence[Sequence[Player]] | None = None,
 ) -> MatchResult:
     """Play one seat-rotated match: one game per seating, all on `seed`."""
     result = MatchResult(seed, list(names))
     for index, seating, outcome in match_games(
-        game, players, names, seed, options, settings, rotations
+        game, players, names, seed, options, settings, rotations, rotation_players
     ):
         result.games.append(outcome)
         result.seatings.append(seating)

@@ -125,6 +125,16 @@ class RemotePlayer:
         """The bot could not start: every decision of this match is a fallback move."""
         self._dead = faults.start_failure(err, self.settings.startup_timeout)
 
+    def start_failed(self) -> bool:
+        """Whether the bot could not start (and so plays fallback moves)."""
+        return self._dead is not None and self._dead.kind == FaultKind.START_FAILURE
+
+    def clear_start_failure(self) -> None:
+        """Forget a start failure, so the next start (arena/bots/rotation_pool.py, at a
+        new match) is a real one."""
+        if self.start_failed():
+            self._dead = None
+
     # -- a game ----------------------------------------------------------------------
 
     def start_game(self, start: GameStart) -> None:

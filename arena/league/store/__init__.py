@@ -18,6 +18,7 @@ from arena.league.store.reads import (
     league_id_by_name,
     league_record,
     load_outcomes,
+    stored_deal_key,
     stored_match_indexes,
     strain_counts,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "open_existing",
     "replace_ratings",
     "store_match",
+    "stored_deal_key",
     "stored_match_indexes",
     "strain_counts",
     "upgrade",

@@ -210,3 +210,10 @@ def game_replay(db: sqlite_utils.Database, game_id: int) -> dict[str, Any] | Non
         return None
     rows = list(db.query("SELECT replay FROM games WHERE id = ?", [game_id]))
     return json.loads(rows[0]["replay"]) if rows else None
+
+
+def stored_deal_key(db: sqlite_utils.Database, league_id: int) -> str:
+    """The key the league's deals come from; "" for a league stored before keys
+    existed (its deals come from its public seeds, arena/play/deal_keys.py)."""
+    row = db.execute("SELECT deal_key FROM leagues WHERE id = ?", [league_id]).fetchone()
+    return (row[0] if row else None) or ""

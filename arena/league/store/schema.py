@@ -207,12 +207,21 @@ def _migration_5(db: sqlite_utils.Database) -> None:
     db["leagues"].add_column("first_game_id", int)
 
 
+def _migration_6(db: sqlite_utils.Database) -> None:
+    """The league's secret deal key (`leagues.deal_key`, arena/play/deal_keys.py): a new
+    league's deals are HMACs of its public match seeds under it. Leagues stored before
+    keep NULL and go on dealing from their public seeds, so a resumed league plays the
+    rest of its schedule as it began it."""
+    db["leagues"].add_column("deal_key", str)
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "leagues, entrants, matches, games, results, deal scores, faults, ratings", _migration_1),
     (2, "deal_scores.declarer and deal_scores.made", _migration_2),
     (3, "faults.decision, event, expected, got and log", _migration_3),
     (4, "leagues.scheduled_matches and leagues.games_per_match (table provenance)", _migration_4),
     (5, "leagues.first_game_id (game ids that follow the schedule)", _migration_5),
+    (6, "leagues.deal_key (the secret the deals come from)", _migration_6),
 ]
 
 

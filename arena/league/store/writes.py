@@ -20,6 +20,7 @@ from arena.games import get_game
 from arena.league.config import LeagueConfig
 from arena.league.records import PlayedMatch
 from arena.league.store.schema import immediate, schedule_shape
+from arena.play.deal_keys import key_fingerprint, new_deal_key
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -53,6 +54,7 @@ def ensure_league(db: sqlite_utils.Database, config: LeagueConfig) -> int:
     rows = list(db["leagues"].rows_where("name = ?", [config.name]))
     if rows:
         league_id = rows[0]["id"]
+        _check_deal_key(config, rows[0].get("deal_key"))
         stored = json.loads(rows[0]["settings"])
         grown = _grown(config, stored, settings)
         if grown is not None:
@@ -101,6 +103,7 @@ def ensure_league(db: sqlite_utils.Database, config: LeagueConfig) -> int:
                     "scheduled_matches": scheduled,
                     "games_per_match": per_match,
                     "first_game_id": _next_free_game_id(db) if shape is not None else None,
+                    "deal_key": config.deal_key or new_deal_key(),
                 }
             )
             .last_pk
@@ -110,6 +113,25 @@ def ensure_league(db: sqlite_utils.Database, config: LeagueConfig) -> int:
             for i, e in enumerate(config.entrants)
         )
     return league_id
+
+
+def _check_deal_key(config: LeagueConfig, stored: str | None) -> None:
+    """A league file that names a deal key must name the stored one: another key would
+    deal the rest of the league from other cards than its first matches."""
+    if not config.deal_key or config.deal_key == stored:
+        return
+    if stored is None:
+        raise ConfigError(
+            f"league {config.name!r} was stored before deal keys existed and deals from "
+            "its public seeds: remove deal_key from the league file to resume it, or "
+            "give the league another name to play it from a key"
+        )
+    raise ConfigError(
+        f"league {config.name!r} is stored with another deal key (its fingerprint is "
+        f"{key_fingerprint(stored)}, the file's {key_fingerprint(config.deal_key)}): "
+        "remove deal_key from the league file to go on with the stored one (`arena league "
+        "key` shows it), or give the league another name"
+    )
 
 
 GROWABLE = ("entrants", "rounds", "matches")  # what a stored league may add to
