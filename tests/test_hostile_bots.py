@@ -247,5 +247,7 @@ def test_the_hostile_suite_has_a_bot_per_behaviour() -> None:
         "swap_bot.py", "midswap_bot.py", "forkbomb_bot.py", "heap_bot.py", "shm_bot.py",
         "files_bot.py", "flood_bot.py", "snoop_bot.py", "net_bot.py",
         "spy_bot.py",  # tests/test_information_hiding.py
+        "seed_guess_bot.py", "deal_memory_bot.py",  # tests/test_fair_deals.py
+        "timing_probe_bot.py",  # tests/test_timing_leaks.py
     }  # fmt: skip
     assert set(bots) == tested

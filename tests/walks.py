@@ -48,9 +48,12 @@ def with_cards_swapped(
     return twin
 
 
-def asked_by_seat(game: Any, replay: dict[str, Any], options: Any) -> list[int]:
-    """How many decisions of `replay` the referee puts to each seat by default (no
-    ask_forced): those with more than one legal action. The replay's events are played
+def asked_by_seat(
+    game: Any, replay: dict[str, Any], options: Any, forced: bool = False
+) -> list[int]:
+    """How many decisions of `replay` the referee puts to each seat: with `forced`
+    (ask_forced, the default at a table with bots over gRPC) all of them, else those
+    with more than one legal action. The replay's events are played
     again on a new game of its seed; the only events a seat was never asked at all, the
     contracts the engine chooses itself (the last of a Trix kingdom, T-2.5), are passed
     over (and must be the state's own last event)."""
@@ -63,7 +66,7 @@ def asked_by_seat(game: Any, replay: dict[str, Any], options: Any) -> list[int]:
             if state.to_move != event["seat"] or action not in state.legal:
                 assert event["type"] == "contract" and state.events[-1][1] == action, event
                 continue
-            asked[event["seat"]] += len(state.legal) > 1
+            asked[event["seat"]] += forced or len(state.legal) > 1
             game.apply_legal(state, action)
     assert state.to_move < 0, "the replay's events do not end the game"
     return asked

@@ -98,6 +98,13 @@ StartupTimeout = Annotated[
 TimeBank = Annotated[
     float, typer.Option(help="Seconds per game a bot may overrun move_timeout by, in all.")
 ]
+GameTime = Annotated[
+    float,
+    typer.Option(
+        help="Seconds a bot may think in one game, in all (game_time); 0: no such budget. "
+        "Once it is spent, the bot's seat plays fallback moves for the rest of the game."
+    ),
+]
 Transport = Annotated[
     TransportKind,
     typer.Option(help="stream: one Play stream per game; unary: one Decide call each."),

@@ -17,6 +17,7 @@ from arena.cli.base import (
     FAULT_EXIT_CODE,
     TRIX,
     Game,
+    GameTime,
     LogDir,
     MoveTimeout,
     Sandboxing,
@@ -113,6 +114,7 @@ def play(
     move_timeout: MoveTimeout = 1.0,
     startup_timeout: StartupTimeout = 10.0,
     time_bank: TimeBank = 0.0,
+    game_time: GameTime = 0.0,
     max_faults: Annotated[
         int, typer.Option(min=1, help="Faults in one game after which a bot only gets fallbacks.")
     ] = 5,
@@ -152,7 +154,9 @@ def play(
         seed=seed,
         games=games,
         matches=matches,
-        remote=RemoteSettings(move_timeout, startup_timeout, time_bank, transport),
+        remote=RemoteSettings(
+            move_timeout, startup_timeout, time_bank, transport, game_time=game_time
+        ),
         referee=RefereeSettings(max_faults=max_faults),
         logs=logs,
         sandbox=started_sandbox(sandbox_mode, bots),

@@ -34,6 +34,7 @@ LEAGUE_KEYS = {
 SANDBOX_LIMIT_KEYS = tuple(f.name for f in fields(SandboxLimits))
 LIMIT_KEYS = {
     "move_timeout", "startup_timeout", "max_faults", "time_bank", "transport", "sandbox",
+    "game_time",
     *SANDBOX_LIMIT_KEYS,
 }  # fmt: skip
 RATING_KEYS = {"mu", "sigma", "beta", "tau", "draw_probability"}
@@ -106,6 +107,7 @@ class Limits:
     time_bank: float = 0.0
     transport: TransportKind = TransportKind.STREAM
     sandbox: str = "on"  # "off": started bots run with the resource limits only
+    game_time: float = 0.0  # seconds a bot may think in a game, in all (0: no budget)
     bot: SandboxLimits = field(default_factory=SandboxLimits)
 
     def sandbox_settings(self, hidden: tuple[Path, ...] = ()) -> Sandbox:
@@ -498,6 +500,7 @@ def _limits(path: Path, data: Any) -> Limits:
         time_bank=lim.checked("time_bank", 0.0, lambda v: seconds_problem("time_bank", v)),
         transport=TransportKind(lim.choice("transport", TRANSPORTS, TransportKind.STREAM)),
         sandbox=lim.choice("sandbox", ("on", "off"), "on"),
+        game_time=lim.checked("game_time", 0.0, lambda v: seconds_problem("game_time", v)),
         bot=bot,
     )
 

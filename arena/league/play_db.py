@@ -161,6 +161,7 @@ class PlayRecorder:
                 max_faults=request.referee.max_faults,
                 time_bank=remote.time_bank,
                 transport=remote.transport,
+                game_time=remote.game_time,
                 sandbox="on" if request.sandbox is not None and request.sandbox.enabled else "off",
             ),
             ratings=Ratings(),

@@ -193,8 +193,9 @@ def league_pool(config: LeagueConfig, log_dir: Path, db_path: str | Path = "") -
 def _remote_settings(config: LeagueConfig) -> RemoteSettings:
     limits = config.limits
     return RemoteSettings(
-        limits.move_timeout, limits.startup_timeout, limits.time_bank, limits.transport
-    )
+        limits.move_timeout, limits.startup_timeout, limits.time_bank, limits.transport,
+        game_time=limits.game_time,
+    )  # fmt: skip
 
 
 def league_players(

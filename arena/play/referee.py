@@ -105,16 +105,19 @@ class Player(Protocol):
 class RefereeSettings:
     """How the referee treats players.
 
-    ask_forced: ask a bot even when it has exactly one legal action. Off by default:
-    a forced move (the last contract is never asked at all, T-2.5; a pass in Trix; a
-    single card of the suit led) is played by the referee, so no time is spent on a
-    round trip whose answer is known. `arena check-bot` turns it on so that every kind
-    of decision reaches the bot under test.
+    ask_forced: ask a bot even when it has exactly one legal action (a pass in Trix, a
+    single card of the suit led; the last contract is never asked at all, T-2.5). None,
+    the default, asks them at every table with a bot over gRPC and plays them for the
+    players inside the referee: a forced move played at once would let a bot tell from
+    the gap before its next request that a seat after it had a single legal card, which
+    a threshold on that gap told with 99% accuracy (docs/sandbox.md, "Timing"). False
+    plays them at once everywhere (the benchmarks of the engine); `arena check-bot`
+    sets True so that every kind of decision reaches the bot under test.
     max_faults: after this many faults in one game, a bot's remaining decisions are all
     fallback moves (recorded with "auto": "max-faults").
     """
 
-    ask_forced: bool = False
+    ask_forced: bool | None = None
     max_faults: int = 5
 
 
@@ -203,7 +206,7 @@ def _moves(
     auto: dict[tuple[int, int], str] = {}  # (deal index, event index) -> fault kind
     faults: list[Fault] = []
     fault_counts = [0] * game.seats
-    ask_forced = settings.ask_forced
+    ask_forced = settings.ask_forced if settings.ask_forced is not None else any(waits)
     max_faults = settings.max_faults
     apply = game.apply_legal  # every action below is checked against `legal` first
     decisions_by_seat = [Decision(game, seat) for seat in range(game.seats)]

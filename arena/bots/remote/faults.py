@@ -40,6 +40,18 @@ def timeout(settings: RemoteSettings, bank: float, got: str = "") -> BotFault:
     return BotFault(FaultKind.TIMEOUT, detail, within, got)
 
 
+def game_time_up(settings: RemoteSettings, waited: float = 0.0) -> BotFault:
+    """The bot has used its whole game_time: this decision (and every one after it in
+    the game) is a fallback move. `waited`: how long the last of its budget lasted."""
+    spent = f"; its last {waited:.3f} s ran out on this decision" if waited else ""
+    detail = (
+        f"its game_time of {settings.game_time:g} s for the whole game is used up{spent}: "
+        "fallback moves for the rest of the game"
+    )
+    within = f"within what was left of game_time ({settings.game_time:g} s a game)"
+    return BotFault(FaultKind.TIMEOUT, detail, within, "no time left in the game's budget")
+
+
 def from_status(
     err: grpc.RpcError, deadline: float, settings: RemoteSettings, bank: float, bot_alive: bool
 ) -> BotFault | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -75,6 +76,7 @@ class RemotePlayer:
         self._restarts = 0
         self._dead: BotFault | None = None
         self._bank = 0.0
+        self._game_left = math.inf  # what is left of settings.game_time in this game
         self._notices: list[tuple[str, bytes]] = []  # sent before the next message
         self._game_seq = 0
 
@@ -144,6 +146,7 @@ class RemotePlayer:
         self._unanswered = None
         self._late_ids = set()
         self._bank = self.settings.time_bank
+        self._game_left = self.settings.game_time or math.inf
         self._abandon()
         self._notices.clear()
         if self._dead is not None and self._dead.kind == FaultKind.START_FAILURE:
@@ -188,14 +191,18 @@ class RemotePlayer:
         if self._dead is not None:
             raise self._dead
         assert self._codec is not None and self._game is not None
+        if self._game_left <= 0:  # its game_time is spent: it is not asked again
+            raise faults.game_time_up(self.settings)
         self._decision_id += 1
         limit = self.settings.move_timeout + self._bank
+        capped = self._game_left < limit  # the game's budget ends before the move's time
+        limit = min(limit, self._game_left)
         data = self._codec.decision_bytes(
             decision.view,
             decision.legal,
             self._decision_id,
             self._info_bytes,
-            int(self.settings.move_timeout * 1000),
+            int(min(self.settings.move_timeout, self._game_left) * 1000),
             int(self._bank * 1000),
         )
         deadline = started + limit
@@ -203,13 +210,19 @@ class RemotePlayer:
         try:
             reply = await self._ask(data, deadline)
         except BotFault as fault:
+            self._game_left -= time.monotonic() - started
+            if capped and fault.kind == FaultKind.TIMEOUT:
+                fault = faults.game_time_up(self.settings, limit)
             raise self._timed_out(fault, asked) from None
         self._unanswered = None  # it answered: whatever it was busy with is done
         answered = time.monotonic()
         self.wait_seconds += answered - asked
         elapsed = answered - started
+        self._game_left -= elapsed
         if elapsed > limit:  # answered, but too late: discarded
             self._abandon()
+            if capped:
+                raise faults.game_time_up(self.settings, limit)
             raise faults.timeout(
                 self.settings, self._bank, f"an answer after {elapsed:.3f} s, discarded"
             )

@@ -23,6 +23,7 @@ SECONDS_RANGES: dict[str, tuple[float, float, str]] = {
     "move_timeout": (0.001, 3600.0, "a positive number of seconds, from 0.001 to 3600 (an hour)"),
     "startup_timeout": (0.1, 600.0, "a number of seconds from 0.1 to 600 (ten minutes)"),
     "time_bank": (0.0, 3600.0, "a number of seconds from 0 to 3600 (an hour)"),
+    "game_time": (0.0, 86400.0, "a number of seconds from 0 (no budget) to 86400 (a day)"),
 }
 
 
@@ -51,6 +52,10 @@ class RemoteSettings:
     startup_timeout: float = 10.0  # seconds from launch to a completed handshake
     time_bank: float = 0.0  # seconds per game a bot may overrun move_timeout by, in all
     transport: TransportKind = TransportKind.STREAM
+    # Seconds a bot may think in one game, in all (0: no such budget). With it, a bot
+    # that takes nearly its whole move_timeout on every decision cannot make a game last
+    # decisions x move_timeout: once its budget is spent, its seat plays fallback moves.
+    game_time: float = 0.0
 
     def __post_init__(self) -> None:
         """Refuse a limit out of its range (ConfigError naming the key and its flag),
