@@ -1,27 +1,49 @@
 """`arena bench league`: a league of four external random bots into a fresh database,
-in games per minute, everything included (bot start-up for every match, storage,
-ratings). Nothing is asserted."""
+in games per minute, everything included (bot start-up, storage, ratings), with the
+bots kept for the whole league (a process per entrant and rotation, the rule) and, in
+the same run, started for every match (the lifecycle before it). Nothing is asserted."""
 
 from __future__ import annotations
 
+import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from arena.bench.referee import RANDOM_BOT
 
-
-def bench_league(matches: int = 12, workers: int = 2) -> tuple[int, float]:
-    """A league of four external random bots (RANDOM_BOT) into a fresh database;
-    (games, seconds).
-
-    Everything is included: bot start-up for every match, storage and ratings."""
-    import tempfile
-
-    with tempfile.TemporaryDirectory(prefix="arena-bench-league-") as name:
-        return _bench_league(Path(name), matches, workers)
+LIFECYCLE_WORDS = {
+    "league": "bots kept for the league (a process per entrant and rotation)",
+    "match": "bots started for every match (one process per entrant, all rotations)",
+}
 
 
-def _bench_league(folder: Path, matches: int, workers: int) -> tuple[int, float]:
+@dataclass(frozen=True)
+class LeagueRun:
+    lifecycle: str
+    games: int
+    seconds: float
+
+    @property
+    def per_minute(self) -> float:
+        return self.games / self.seconds * 60
+
+
+def bench_league(
+    matches: int = 24, workers: int = 2, lifecycles: tuple[str, ...] = ("match", "league"),
+    repeats: int = 2,
+) -> list[LeagueRun]:
+    """The league (`repeats` times each lifecycle, taking turns, so that a drift of the
+    machine's speed is shared): one `LeagueRun` per league played, in order."""
+    runs = []
+    for _ in range(repeats):
+        for lifecycle in lifecycles:
+            with tempfile.TemporaryDirectory(prefix="arena-bench-league-") as name:
+                runs.append(_bench_league(Path(name), matches, workers, lifecycle))
+    return runs
+
+
+def _bench_league(folder: Path, matches: int, workers: int, lifecycle: str) -> LeagueRun:
     from arena.league.runner import run_league
 
     entrants = "".join(
@@ -33,13 +55,23 @@ def _bench_league(folder: Path, matches: int, workers: int) -> tuple[int, float]
         f"rounds = {matches}\n" + entrants
     )
     start = time.perf_counter()
-    summary = run_league(league, folder / "bench.db", workers=workers)
+    summary = run_league(league, folder / "bench.db", workers=workers, lifecycle=lifecycle)
     seconds = time.perf_counter() - start
-    return summary.played * 4, seconds
+    return LeagueRun(lifecycle, summary.played * 4, seconds)
 
 
-def render_league(games: int, seconds: float, workers: int) -> str:
-    return (
-        f"{games} games in {seconds:.1f} s with {workers} workers: "
-        f"{games / seconds * 60:.0f} games per minute"
-    )
+def render_league(runs: list[LeagueRun], workers: int) -> str:
+    lines = [
+        f"{run.games} games in {run.seconds:.1f} s with {workers} workers, "
+        f"{LIFECYCLE_WORDS[run.lifecycle]}: {run.per_minute:.0f} games per minute"
+        for run in runs
+    ]
+    means = {}
+    for lifecycle in dict.fromkeys(run.lifecycle for run in runs):
+        rates = [run.per_minute for run in runs if run.lifecycle == lifecycle]
+        means[lifecycle] = sum(rates) / len(rates)
+        lines.append(f"mean, {LIFECYCLE_WORDS[lifecycle]}: {means[lifecycle]:.0f} games per minute")
+    if "league" in means and "match" in means:
+        ratio = means["league"] / means["match"]
+        lines.append(f"kept for the league / started every match: {ratio:.2f}x")
+    return "\n".join(lines)

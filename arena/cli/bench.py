@@ -52,16 +52,17 @@ def bench_referee(
 
 @command(bench_app, "league")
 def bench_league(
-    matches: Annotated[int, typer.Option(min=1, help="Seat-rotated matches (4 games each).")] = 12,
+    matches: Annotated[int, typer.Option(min=1, help="Seat-rotated matches (4 games each).")] = 24,
     workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 2,
+    repeats: Annotated[int, typer.Option(min=1, help="Leagues of each lifecycle, in turn.")] = 2,
 ) -> None:
     """A league of four external random bots into a fresh database: games per minute,
-    everything included (bot start-up, storage, ratings)."""
+    everything included (bot start-up, storage, ratings), with the bots started for
+    every match and kept for the whole league, taking turns in one run, and the ratio."""
     from arena.bench.league import bench_league as measure
     from arena.bench.league import render_league
 
-    games, seconds = measure(matches, workers)
-    typer.echo(render_league(games, seconds, workers))
+    typer.echo(render_league(measure(matches, workers, repeats=repeats), workers))
 
 
 @command(bench_app, "rating")

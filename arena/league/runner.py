@@ -160,6 +160,7 @@ def run_league(
     progress: Progress | None = None,
     notice: Callable[[str], None] | None = None,
     allow_broken: bool = False,
+    lifecycle: str = "league",
 ) -> RunSummary:
     """Run (or resume) a league; returns what was done. Ctrl-C stops cleanly. `notice`
     is told, once, when started bots will not be fully sandboxed, and the pre-flight
@@ -175,7 +176,9 @@ def run_league(
         notice(said)
     db_path = Path(db_path) if db_path else default_db_path(config)
     with league_lock(db_path, config.name):
-        return _run(config, db_path, workers, until_separated, progress, notice, allow_broken)
+        return _run(
+            config, db_path, workers, until_separated, progress, notice, allow_broken, lifecycle
+        )
 
 
 def _run(
@@ -186,8 +189,10 @@ def _run(
     progress: Progress | None,
     notice: Callable[[str], None] | None,
     allow_broken: bool,
+    lifecycle: str = "league",
 ) -> RunSummary:
-    """`run_league` once the league's lock is held."""
+    """`run_league` once the league's lock is held. `lifecycle` says how workers keep
+    their bots (arena/league/worker.py `LIFECYCLES`; "match" only for benchmarks)."""
     db = open_db(db_path)
     try:
         league_id = ensure_league(db, config)
@@ -234,7 +239,7 @@ def _run(
             while queue and len(in_flight) < workers and not summary.stopped_early:
                 match = queue.pop(0)
                 future = executor.submit(
-                    play_scheduled_match, config, match, str(log_dir), str(db_path)
+                    play_scheduled_match, config, match, str(log_dir), str(db_path), lifecycle
                 )
                 in_flight[future] = match
             if not in_flight:
