@@ -10,7 +10,9 @@ from typing import Any
 from arena.league.worker import play_scheduled_match
 
 
-def play_or_die(config: Any, match: Any, log_dir: str, db_path: str = "") -> Any:
+def play_or_die(
+    config: Any, match: Any, log_dir: str, db_path: str = "", lifecycle: str = "league"
+) -> Any:
     if match.index == 1:
         os.kill(os.getpid(), signal.SIGKILL)
-    return play_scheduled_match(config, match, log_dir, db_path)
+    return play_scheduled_match(config, match, log_dir, db_path, lifecycle)

@@ -288,6 +288,7 @@ BUILTIN_LEAGUE = """
 [league]
 name = "b"
 game = "trix"
+deal_key = "b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0"
 
 [rules]
 kingdoms = 1

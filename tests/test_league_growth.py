@@ -21,7 +21,8 @@ from arena.league.table import league_rows
 
 
 def _league(folder: Path, entrants: list[str], league: str, name: str = "grow") -> Path:
-    text = f'[league]\nname = "{name}"\ngame = "trix"\nseed = "g"\n{league}\n'
+    key = "9" * 32  # the same deals in every database
+    text = f'[league]\nname = "{name}"\ngame = "trix"\nseed = "g"\ndeal_key = "{key}"\n{league}\n'
     text += "\n[rules]\nkingdoms = 1\n"
     for i, entrant in enumerate(entrants):
         spec = "builtin:first" if i % 3 == 2 else "builtin:random"

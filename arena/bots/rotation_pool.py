@@ -133,6 +133,14 @@ class RotationPool:
             if seat not in keep:
                 _close(self._players.pop(seat))
 
+    def forget(self, seats: Sequence[Seat]) -> None:
+        """End these players: the next match that wants them gets fresh processes (a
+        match played again must meet bots that have not seen its deals)."""
+        for seat in seats:
+            player = self._players.pop(seat, None)
+            if player is not None:
+                _close(player)
+
     def __len__(self) -> int:
         return len(self._players)
 

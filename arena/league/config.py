@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from arena.bots.remote.settings import TransportKind, number_problem, seconds_problem
+from arena.bots.remote.settings import CLOCKS, TransportKind, number_problem, seconds_problem
 from arena.bots.sandbox import Sandbox, SandboxLimits
 from arena.errors import ConfigError
 from arena.games import GAMES, get_game
@@ -34,7 +34,7 @@ LEAGUE_KEYS = {
 SANDBOX_LIMIT_KEYS = tuple(f.name for f in fields(SandboxLimits))
 LIMIT_KEYS = {
     "move_timeout", "startup_timeout", "max_faults", "time_bank", "transport", "sandbox",
-    "game_time",
+    "game_time", "clock",
     *SANDBOX_LIMIT_KEYS,
 }  # fmt: skip
 RATING_KEYS = {"mu", "sigma", "beta", "tau", "draw_probability"}
@@ -108,6 +108,7 @@ class Limits:
     transport: TransportKind = TransportKind.STREAM
     sandbox: str = "on"  # "off": started bots run with the resource limits only
     game_time: float = 0.0  # seconds a bot may think in a game, in all (0: no budget)
+    clock: str = "wall"  # "cpu": move_timeout is on the bot's CPU time (RemoteSettings)
     bot: SandboxLimits = field(default_factory=SandboxLimits)
 
     def sandbox_settings(self, hidden: tuple[Path, ...] = ()) -> Sandbox:
@@ -501,6 +502,7 @@ def _limits(path: Path, data: Any) -> Limits:
         transport=TransportKind(lim.choice("transport", TRANSPORTS, TransportKind.STREAM)),
         sandbox=lim.choice("sandbox", ("on", "off"), "on"),
         game_time=lim.checked("game_time", 0.0, lambda v: seconds_problem("game_time", v)),
+        clock=lim.choice("clock", CLOCKS, "wall"),
         bot=bot,
     )
 

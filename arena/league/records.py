@@ -62,6 +62,7 @@ class PlayedMatch:
     entrants: tuple[str, ...]  # the table, by bot index
     games: tuple[PlayedGame, ...]
     seconds: float
+    overload_replays: int = 0  # times it was played again: the machine made bots late
 
     def outcome(self) -> MatchOutcome:
         """The rating input of this match (the same as the store reads back)."""

@@ -257,6 +257,15 @@ def _run(
                         "worker killed by the kernel, e.g. out of memory, dies this way)"
                     ) from None
                 store_match(db, league_id, played)
+                if played.overload_replays and notice:
+                    times = "once" if played.overload_replays == 1 else (
+                        f"{played.overload_replays} times"
+                    )
+                    notice(
+                        f"match {played.index} was played again {times}: a bot timed out "
+                        "while the machine was overloaded, which is not charged to it "
+                        "(run fewer workers, or clock = \"cpu\", docs/sandbox.md)"
+                    )
                 summary.played += 1
                 summary.add_faults(played)
                 games_done += len(played.games)

@@ -91,6 +91,9 @@ it, one process per entrant started for every match and playing all its rotation
 kept only so that `arena bench league` can measure the two in one run: a bot so kept
 meets every deal of a match again in each rotation."""
 
+OVERLOAD_REPLAYS = 3  # times a match is played again when the machine made a bot late;
+# after them the last play is stored, its faults saying the machine was overloaded
+
 _pool: RotationPool | None = None
 _pool_for: tuple[str, str, str] | None = None  # (league, log folder, database) it serves
 
@@ -114,6 +117,7 @@ def play_scheduled_match(
     seed = game_seed(config.deal_key, match.seed)
     settings = RefereeSettings(max_faults=config.limits.max_faults)
     started = time.monotonic()
+    replays = 0
     if lifecycle == "match":
         specs = [bots[name] for name in match.entrants]
         with league_players(
@@ -126,13 +130,19 @@ def play_scheduled_match(
     else:
         pool = _worker_pool(config, log_dir, db_path)
         rotations = len(seatings(game.seats, config.rotations))
-        rosters = pool.match_players(
-            [[Seat(name, bots[name], r) for name in match.entrants] for r in range(rotations)]
-        )
-        result = play_match(
-            game, rosters[0], list(match.entrants), seed, config.options, settings,
-            rotations=config.rotations, rotation_players=rosters,
-        )  # fmt: skip
+        seats = [[Seat(name, bots[name], r) for name in match.entrants] for r in range(rotations)]
+        replays = 0
+        while True:
+            rosters = pool.match_players(seats)
+            result = play_match(
+                game, rosters[0], list(match.entrants), seed, config.options, settings,
+                rotations=config.rotations, rotation_players=rosters,
+            )  # fmt: skip
+            overloaded = any(f.overload for g in result.games for f in g.faults)
+            if not overloaded or replays >= OVERLOAD_REPLAYS:
+                break
+            replays += 1  # the machine made a bot late: play the match again, with bots
+            pool.forget([seat for rotation in seats for seat in rotation])  # new to it
     games = tuple(
         PlayedGame(
             rotation,
@@ -145,8 +155,9 @@ def play_scheduled_match(
         )
     )
     return PlayedMatch(
-        match.index, match.seed, tuple(match.entrants), games, time.monotonic() - started
-    )
+        match.index, match.seed, tuple(match.entrants), games, time.monotonic() - started,
+        overload_replays=replays if lifecycle != "match" else 0,
+    )  # fmt: skip
 
 
 def _worker_pool(config: LeagueConfig, log_dir: str, db_path: str) -> RotationPool:
@@ -194,7 +205,7 @@ def _remote_settings(config: LeagueConfig) -> RemoteSettings:
     limits = config.limits
     return RemoteSettings(
         limits.move_timeout, limits.startup_timeout, limits.time_bank, limits.transport,
-        game_time=limits.game_time,
+        game_time=limits.game_time, clock=limits.clock,
     )  # fmt: skip
 
 

@@ -44,12 +44,15 @@ class BotFault(ArenaError):
     short. The referee adds the legal actions itself, since only it holds them.
     """
 
-    def __init__(self, kind: FaultKind, detail: str, expected: str = "", got: str = "") -> None:
+    def __init__(
+        self, kind: FaultKind, detail: str, expected: str = "", got: str = "", overload: str = ""
+    ) -> None:
         super().__init__(f"{kind}: {detail}")
         self.kind = FaultKind(kind)
         self.detail = detail
         self.expected = expected
         self.got = truncate(got)
+        self.overload = overload  # why the machine, not the bot, made it late (a timeout)
 
 
 def truncate(text: str, limit: int = GOT_LIMIT) -> str:
@@ -77,10 +80,12 @@ class Fault:
     expected: str = ""
     got: str = ""
     log: str = ""
+    overload: str = ""  # a timeout the machine caused: why (arena/bots/remote/load.py)
 
     def as_dict(self) -> dict[str, Any]:
         """The replay's fault object: the four original keys first, the others added
-        later (the replay format only ever gains keys)."""
+        later (the replay format only ever gains keys; `overload` only when set)."""
+        extra = {"overload": self.overload} if self.overload else {}
         return {
             "seat": self.seat,
             "deal": self.deal,
@@ -91,6 +96,7 @@ class Fault:
             "expected": self.expected,
             "got": self.got,
             "log": self.log,
+            **extra,
         }
 
     def log_note(self) -> str:

@@ -171,6 +171,9 @@ def play_game(
         except StopIteration as done:
             state, auto, faults = done.value
     replay = build_replay(game, state, seed, options, names, auto, faults)
+    think = [getattr(player, "game_think", None) for player in players]
+    if any(think):
+        replay["think"] = [_think_record(times) for times in think]
     decisions = sum(len(d["events"]) for d in replay["deals"]) - state.automatic
     for seat, player in enumerate(players):
         if player.wants_notices:
@@ -258,6 +261,7 @@ def _moves(
                         expected=_expected(game, state.kind, legal, fault.expected),
                         got=fault.got,
                         log=_log_of(players[seat]),
+                        overload=getattr(fault, "overload", ""),
                     )
                 )
                 auto[deal_index, event] = str(fault.kind)
@@ -267,6 +271,18 @@ def _moves(
         if notify and state.deal_index != deal_index:
             _notify_deal_end(game, state, notify, players, deal_index)
     return state, auto, faults
+
+
+def _think_record(times: list[tuple[float, float | None]] | None) -> dict[str, Any] | None:
+    """A seat's think times in the replay (`think`): for each decision it was asked in
+    order, its wall time and its bot's CPU time (cgroup) in milliseconds (CPU null where
+    the bot had no cgroup); None for a seat played inside the referee."""
+    if times is None:
+        return None
+    return {
+        "wall_ms": [round(wall * 1000, 3) for wall, _ in times],
+        "cpu_ms": [None if cpu is None else round(cpu * 1000, 3) for _, cpu in times],
+    }
 
 
 def _crash_fault(error: Exception) -> BotFault:

@@ -553,8 +553,10 @@ def check_replay(replay: dict) -> list[str]:
         return ["replay is not a JSON object"]
     for key in sorted(REPLAY_KEYS - replay.keys()):
         errors.append(f"replay lacks the key {key!r}")
-    for key in sorted(replay.keys() - REPLAY_KEYS):
+    for key in sorted(replay.keys() - REPLAY_KEYS - {"think"}):
         errors.append(f"replay has an unknown key {key!r}")
+    if "think" in replay:
+        errors += _think_errors(replay["think"])
     if replay.get("format") != "arena-replay/1":
         errors.append(f"format is {replay.get('format')!r}, not 'arena-replay/1'")
     if replay.get("game") != "trianon":
@@ -693,3 +695,27 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def _think_errors(think) -> list[str]:
+    """The optional `think` key: per seat, null (a bot inside the referee) or the wall
+    and CPU milliseconds of each decision it was asked, two lists of one length, every
+    time a number of at least 0 (CPU may be null: the bot had no cgroup)."""
+    if not isinstance(think, list) or len(think) != 3:
+        return ["think is not a list of 3 seats"]
+    errors = []
+    for seat, times in enumerate(think):
+        if times is None:
+            continue
+        if not isinstance(times, dict) or set(times) != {"wall_ms", "cpu_ms"}:
+            errors.append(f"think of seat {seat} is not wall_ms and cpu_ms")
+            continue
+        wall, cpu = times["wall_ms"], times["cpu_ms"]
+        if not isinstance(wall, list) or not isinstance(cpu, list) or len(wall) != len(cpu):
+            errors.append(f"think of seat {seat}: wall_ms and cpu_ms differ in length")
+            continue
+        for value in wall + [c for c in cpu if c is not None]:
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                errors.append(f"think of seat {seat} holds {value!r}, not a time")
+                break
+    return errors

@@ -40,6 +40,24 @@ def timeout(settings: RemoteSettings, bank: float, got: str = "") -> BotFault:
     return BotFault(FaultKind.TIMEOUT, detail, within, got)
 
 
+def cpu_timeout(settings: RemoteSettings, bank: float, used: float) -> BotFault:
+    """With clock = "cpu": the bot used more CPU time on the decision than its limit."""
+    limit = settings.move_timeout + bank
+    detail = (
+        f"used {used:.3f} s of CPU time on the decision, more than its {limit:.3f} s "
+        "(clock = cpu: move_timeout is on the bot's own CPU time); the call was cancelled"
+    )
+    within = f"within {limit:.3f} s of CPU time (clock = cpu)"
+    return BotFault(FaultKind.TIMEOUT, detail, within, f"{used:.3f} s of CPU and no answer")
+
+
+def overloaded(fault: BotFault, why: str) -> BotFault:
+    """A timeout the machine caused: the same fault, saying so (its match is played
+    again rather than charged to the bot, arena/league/worker.py)."""
+    detail = f"{fault.detail}; the machine was overloaded ({why}), not the bot slow"
+    return BotFault(fault.kind, detail[:500], fault.expected, fault.got, overload=why)
+
+
 def game_time_up(settings: RemoteSettings, waited: float = 0.0) -> BotFault:
     """The bot has used its whole game_time: this decision (and every one after it in
     the game) is a fallback move. `waited`: how long the last of its budget lasted."""

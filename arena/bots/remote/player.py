@@ -28,7 +28,8 @@ from arena.bots.process import BotProcess
 from arena.bots.remote import faults
 from arena.bots.remote.channel import rpc_text
 from arena.bots.remote.handshake import BotStartError, Connection, connect
-from arena.bots.remote.settings import RemoteSettings
+from arena.bots.remote.load import Marks, judge
+from arena.bots.remote.settings import CPU_WALL_CAP, RemoteSettings
 from arena.bots.remote.transports import AnswerTimeout, StreamEnded, Transport, make_transport
 from arena.errors import IllegalAction
 from arena.games import get_game
@@ -61,6 +62,9 @@ class RemotePlayer:
         self.name = spec
         self.version = ""
         self.latencies: list[float] = []  # seconds per answered decision, for check-bot
+        self.cpu_latencies: list[float] = []  # and the bot's CPU seconds on each (cgroup)
+        self.game_think: list[tuple[float, float | None]] = []  # this game's (wall, cpu)
+        self.overloads: list[str] = []  # timeouts the machine caused, why (load.judge)
         self.referee_seconds = 0.0  # time spent in act(), round trips included
         self.wait_seconds = 0.0  # of which waiting for the answer (the round trip)
         self._connection: Connection | None = None
@@ -147,6 +151,7 @@ class RemotePlayer:
         self._late_ids = set()
         self._bank = self.settings.time_bank
         self._game_left = self.settings.game_time or math.inf
+        self.game_think = []
         self._abandon()
         self._notices.clear()
         if self._dead is not None and self._dead.kind == FaultKind.START_FAILURE:
@@ -205,29 +210,48 @@ class RemotePlayer:
             int(min(self.settings.move_timeout, self._game_left) * 1000),
             int(self._bank * 1000),
         )
-        deadline = started + limit
+        cpu_start = self._bot_cpu()
+        on_cpu = self.settings.clock == "cpu" and cpu_start is not None
+        deadline = started + (limit * CPU_WALL_CAP if on_cpu else limit)
+        marks = Marks.now(cpu_start)
         asked = time.monotonic()
         try:
-            reply = await self._ask(data, deadline)
+            if on_cpu:
+                assert cpu_start is not None
+                reply = await self._ask_on_cpu(data, deadline, limit, cpu_start)
+            else:
+                reply = await self._ask(data, deadline)
         except BotFault as fault:
-            self._game_left -= time.monotonic() - started
+            now, cpu_end = time.monotonic(), self._bot_cpu()
+            wall, cpu = self._think(started, now, cpu_start, cpu_end)
+            self._game_left -= cpu if on_cpu and cpu is not None else wall
             if capped and fault.kind == FaultKind.TIMEOUT:
                 fault = faults.game_time_up(self.settings, limit)
+            elif fault.kind == FaultKind.TIMEOUT and not on_cpu:
+                why = judge(marks, Marks.now(cpu_end), wall, self._cpus())
+                if why:
+                    fault = faults.overloaded(fault, why)
+                    self.overloads.append(why)
             raise self._timed_out(fault, asked) from None
         self._unanswered = None  # it answered: whatever it was busy with is done
         answered = time.monotonic()
         self.wait_seconds += answered - asked
-        elapsed = answered - started
-        self._game_left -= elapsed
-        if elapsed > limit:  # answered, but too late: discarded
+        elapsed, cpu = self._think(started, answered, cpu_start, self._bot_cpu())
+        charged = cpu if on_cpu and cpu is not None else elapsed
+        self._game_left -= charged
+        if charged > limit:  # answered, but too late: discarded
             self._abandon()
             if capped:
                 raise faults.game_time_up(self.settings, limit)
+            if on_cpu:
+                raise faults.cpu_timeout(self.settings, self._bank, charged)
             raise faults.timeout(
                 self.settings, self._bank, f"an answer after {elapsed:.3f} s, discarded"
             )
-        self._bank -= max(0.0, elapsed - self.settings.move_timeout)
+        self._bank -= max(0.0, charged - self.settings.move_timeout)
         self.latencies.append(elapsed)
+        if cpu is not None:
+            self.cpu_latencies.append(cpu)
         if reply.decision_id != self._decision_id:
             self._abandon()
             raise faults.wrong_decision(self._decision_id, reply, self._late_ids)
@@ -235,6 +259,51 @@ class RemotePlayer:
             return self._codec.parse_answer(reply.action)
         except IllegalAction:
             raise faults.not_an_action(self._game.name, reply.action) from None
+
+    def _bot_cpu(self) -> float | None:
+        """The bot's CPU time so far (its cgroup's), or None when it has no cgroup."""
+        read = getattr(self.process, "cpu_seconds", None)
+        return read() if read is not None else None
+
+    def _cpus(self) -> float:
+        """The CPU time per second the bot may use (its sandbox's quota; 1 without)."""
+        sandbox = getattr(self.process, "sandbox", None)
+        return float(getattr(getattr(sandbox, "limits", None), "cpus", 1.0) or 1.0)
+
+    def _think(
+        self, started: float, ended: float, cpu_start: float | None, cpu_end: float | None
+    ) -> tuple[float, float | None]:
+        """One decision's think time, wall and CPU (None without a cgroup), kept for
+        the game's replay (`think`)."""
+        wall = ended - started
+        cpu = cpu_end - cpu_start if cpu_start is not None and cpu_end is not None else None
+        self.game_think.append((wall, cpu))
+        return wall, cpu
+
+    async def _ask_on_cpu(
+        self, data: bytes, deadline: float, limit: float, cpu_start: float
+    ) -> pb.DecisionReply:
+        """`_ask` with the limit on the bot's CPU time: its cgroup's CPU time is read
+        every few milliseconds while the answer is awaited, and the call cancelled once
+        the bot has used more than `limit` (the wall `deadline` still holds, for a bot
+        that sleeps)."""
+        task = asyncio.ensure_future(self._ask(data, deadline))
+        poll = max(0.002, min(0.05, limit / 20))
+        try:
+            while True:
+                done, _ = await asyncio.wait({task}, timeout=poll)
+                if done:
+                    return task.result()
+                used = (self._bot_cpu() or cpu_start) - cpu_start
+                if used > limit:
+                    task.cancel()
+                    with contextlib.suppress(BaseException):
+                        await task
+                    self._abandon()
+                    raise faults.cpu_timeout(self.settings, self._bank, used)
+        finally:
+            if not task.done():
+                task.cancel()
 
     def _timed_out(self, fault: BotFault, asked: float) -> BotFault:
         """Keep track of decisions that timed out with no answer at all (the call

@@ -27,6 +27,10 @@ SECONDS_RANGES: dict[str, tuple[float, float, str]] = {
 }
 
 
+CLOCKS = ("wall", "cpu")
+CPU_WALL_CAP = 3.0  # with clock = "cpu", a decision's wall time is capped at this x its limit
+
+
 def number_problem(value: object, low: float, high: float, what: str) -> str | None:
     """`must be WHAT; got VALUE` when `value` is not a finite int or float (never a bool)
     from `low` to `high`; None when it is. One check for every bounded number a user
@@ -56,11 +60,19 @@ class RemoteSettings:
     # that takes nearly its whole move_timeout on every decision cannot make a game last
     # decisions x move_timeout: once its budget is spent, its seat plays fallback moves.
     game_time: float = 0.0
+    # What a decision's limit is on: "wall", the time until its answer, or "cpu", the
+    # CPU time its bot used for it (its cgroup's), with the wall time capped at
+    # CPU_WALL_CAP x the limit so that a bot that sleeps still times out. Where the bot
+    # has no cgroup, "cpu" falls back to the wall clock.
+    clock: str = "wall"
 
     def __post_init__(self) -> None:
         """Refuse a limit out of its range (ConfigError naming the key and its flag),
         before any bot is started."""
         self.transport = TransportKind(self.transport)
+        if self.clock not in CLOCKS:
+            choices = ", ".join(CLOCKS)
+            raise ConfigError(f"clock (--clock) must be one of {choices}; got {self.clock!r}")
         for key in SECONDS_RANGES:
             problem = seconds_problem(key, getattr(self, key))
             if problem:

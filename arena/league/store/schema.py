@@ -215,6 +215,18 @@ def _migration_6(db: sqlite_utils.Database) -> None:
     db["leagues"].add_column("deal_key", str)
 
 
+def _migration_7(db: sqlite_utils.Database) -> None:
+    """Think time beside the scores: per game and seat, the decisions the bot was asked
+    and their wall and CPU milliseconds in all (`results.asked`, `think_wall_ms`,
+    `think_cpu_ms`, from the replay's `think`; NULL for bots inside the referee and
+    for games stored before), and per match how often it was played again because the
+    machine was overloaded (`matches.overload_replays`)."""
+    db["results"].add_column("asked", int)
+    db["results"].add_column("think_wall_ms", float)
+    db["results"].add_column("think_cpu_ms", float)
+    db["matches"].add_column("overload_replays", int)
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "leagues, entrants, matches, games, results, deal scores, faults, ratings", _migration_1),
     (2, "deal_scores.declarer and deal_scores.made", _migration_2),
@@ -222,6 +234,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (4, "leagues.scheduled_matches and leagues.games_per_match (table provenance)", _migration_4),
     (5, "leagues.first_game_id (game ids that follow the schedule)", _migration_5),
     (6, "leagues.deal_key (the secret the deals come from)", _migration_6),
+    (7, "results.asked, think_wall_ms, think_cpu_ms; matches.overload_replays", _migration_7),
 ]
 
 

@@ -220,6 +220,7 @@ def store_match(db: sqlite_utils.Database, league_id: int, match: PlayedMatch) -
                     "games": len(match.games),
                     "seconds": match.seconds,
                     "finished_at": time.time(),
+                    "overload_replays": match.overload_replays,
                 }
             )
             .last_pk
@@ -248,8 +249,10 @@ def store_match(db: sqlite_utils.Database, league_id: int, match: PlayedMatch) -
             fault_counts = [0] * len(players)
             for fault in replay["faults"]:
                 fault_counts[fault["seat"]] += 1
+            think = replay.get("think") or [None] * len(players)
             db["results"].insert_all(
                 {
+                    **_think_columns(think[seat]),
                     "game_id": game_id,
                     "match_id": match_id,
                     "league_id": league_id,
@@ -297,6 +300,19 @@ def store_match(db: sqlite_utils.Database, league_id: int, match: PlayedMatch) -
                 }
                 for f in replay["faults"]
             )
+
+
+def _think_columns(times: dict[str, Any] | None) -> dict[str, Any]:
+    """A seat's think time in `results`: decisions asked and their wall and CPU
+    milliseconds in all (CPU NULL when any decision's is unknown: no cgroup)."""
+    if not times:
+        return {"asked": None, "think_wall_ms": None, "think_cpu_ms": None}
+    cpu = times["cpu_ms"]
+    return {
+        "asked": len(times["wall_ms"]),
+        "think_wall_ms": sum(times["wall_ms"]),
+        "think_cpu_ms": None if any(c is None for c in cpu) else sum(cpu),
+    }
 
 
 def _deal_label(game: str, deal: dict[str, Any]) -> str:
