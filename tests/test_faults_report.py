@@ -111,7 +111,8 @@ def test_the_log_named_is_the_bots_own(league_db) -> None:
         log = Path(fault["log"])
         assert log.is_absolute() and log.exists()
         assert "exiting on purpose" in log.read_text()
-        assert "exit" in log.name and f"match{fault['match']:05d}" in log.name
+        assert "exits" in log.name and f"rotation{fault['rotation']}" in log.name
+    assert len({f["log"] for f in exits}) == 4  # a process per rotation (docs/sandbox.md)
     illegal = _faults(league_db, "--bot", "illegal")
     assert len(illegal) == 4 and all(Path(f["log"]).exists() for f in illegal)
     # A command that could not be started wrote no log: none is named.

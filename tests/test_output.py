@@ -204,7 +204,7 @@ TRIX_CSV = [
     "place", "name", "rating", "mu", "sigma", "matches", "games", "mean_score",
     "duplicate_margin", "duplicate_margin_ci_low", "duplicate_margin_ci_high",
     "contract_king-of-hearts", "contract_diamonds", "contract_queens", "contract_no-tricks",
-    "contract_trix", "faults",
+    "contract_trix", "faults", "think_wall_ms", "think_cpu_ms",
 ]  # fmt: skip
 
 
@@ -240,7 +240,7 @@ def test_the_trianon_csv_has_declared_made_and_failed_per_strain(tmp_path: Path)
     assert out.splitlines()[0].split(",") == [
         *TRIX_CSV[:11],
         *(f"strain_{s}_{what}" for s in strains for what in ("declared", "made", "failed")),
-        "faults",
+        "faults", "think_wall_ms", "think_cpu_ms",
     ]
     rows = {
         r["name"]: r for r in json.loads(arena("table", "--db", str(db), "--format", "json").stdout)
@@ -317,7 +317,7 @@ def test_hostile_names_in_a_database_cannot_break_a_table(evil_db: Path) -> None
     assert len({len(line.rstrip()) for line in lines[3:5]}) == 1
     markdown = arena("table", *where, "--format", "markdown").stdout.rstrip("\n")
     table = _printable_lines(markdown)[4:]
-    assert len(table) == 2 + len(NAMES) and {_markdown_cells(line) for line in table} == {12}
+    assert len(table) == 2 + len(NAMES) and {_markdown_cells(line) for line in table} == {13}
     names = [r["name"] for r in _rows_of_csv(arena("table", *where, "--format", "csv").stdout)]
     assert names == [r["name"] for r in rows]  # CSV quotes them: read back exactly, as data
 

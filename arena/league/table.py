@@ -68,10 +68,24 @@ def league_rows(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any
                 "duplicate_margin_ci": _rounded_ci(margins.get(name)),
                 "per_contract": per_contract.get(name, {}),
                 "faults": stat.get("faults", 0) or 0,
+                "think_ms": _think(stat),
             }
         )
     rows.sort(key=lambda r: (-r["rating"], -r["mu"], r["name"]))
     return [{"place": i, **row} for i, row in enumerate(rows, start=1)]
+
+
+def _think(stat: dict[str, Any]) -> dict[str, float | None] | None:
+    """Mean think time per decision asked, in ms: wall and the bot's own CPU (None
+    without a cgroup); None for a bot inside the referee (it is never timed)."""
+    asked = stat.get("asked")
+    if not asked:
+        return None
+    cpu = stat.get("think_cpu_ms")
+    return {
+        "wall": round(stat["think_wall_ms"] / asked, 3),
+        "cpu": None if cpu is None else round(cpu / asked, 3),
+    }
 
 
 def _stored_ratings(
@@ -130,7 +144,7 @@ COLUMNS = (
     ("sigma", "sigma"), ("matches", "matches"), ("games", "games"),
     ("mean_score", "score/game"), ("duplicate_margin", "margin/game"),
     ("duplicate_margin_ci", "95% CI"),
-    ("per_contract", "per contract"), ("faults", "faults"),
+    ("per_contract", "per contract"), ("faults", "faults"), ("think_ms", "think ms cpu/wall"),
 )  # fmt: skip
 
 
@@ -142,6 +156,11 @@ def _cell(key: str, value: Any) -> str:
             else f"{SHORT.get(c, c)} {v:+.1f}"
             for c, v in value.items()
         )
+    if key == "think_ms":
+        if value is None:
+            return "-"
+        cpu = "?" if value["cpu"] is None else f"{value['cpu']:.1f}"
+        return f"{cpu}/{value['wall']:.1f}"
     if key == "duplicate_margin_ci":
         low, high = value
         return "n/a" if low is None else f"[{low:+.1f}, {high:+.1f}]"
@@ -159,7 +178,7 @@ def csv_columns(game: str) -> list[str]:
     head = [key for key, _ in COLUMNS[: COLUMNS.index(("duplicate_margin_ci", "95% CI"))]]
     return [
         *head, "duplicate_margin_ci_low", "duplicate_margin_ci_high",
-        *_contract_columns(game), "faults",
+        *_contract_columns(game), "faults", "think_wall_ms", "think_cpu_ms",
     ]  # fmt: skip
 
 
@@ -174,8 +193,12 @@ def _contract_columns(game: str) -> list[str]:
 def _csv_values(row: dict[str, Any], columns: Sequence[str]) -> list[Any]:
     """One row's cells under `columns`: a contract the entrant never played is empty
     (no mean), a strain it never declared counts 0."""
-    flat = {k: v for k, v in row.items() if k not in ("duplicate_margin_ci", "per_contract")}
+    flat = {
+        k: v for k, v in row.items() if k not in ("duplicate_margin_ci", "per_contract", "think_ms")
+    }
     flat["duplicate_margin_ci_low"], flat["duplicate_margin_ci_high"] = row["duplicate_margin_ci"]
+    think = row.get("think_ms") or {}
+    flat["think_wall_ms"], flat["think_cpu_ms"] = think.get("wall"), think.get("cpu")
     for contract, value in row["per_contract"].items():
         if isinstance(value, dict):
             flat.update({f"strain_{contract}_{k}": n for k, n in value.items()})
@@ -284,7 +307,7 @@ def render(
         return "\n\n".join([*above, "\n".join(lines)])
     widths = [max(len(h), *(len(r[i]) for r in body)) if body else len(h)
               for i, h in enumerate(header)]  # fmt: skip
-    numeric = {0, 2, 3, 4, 5, 6, 7, 8, 9, 11}
+    numeric = {0, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12}
 
     def line(cells: Sequence[str]) -> str:
         return "  ".join(

@@ -105,13 +105,22 @@ def load_outcomes(db: sqlite_utils.Database, league_id: int) -> dict[int, MatchO
 
 
 def entrant_stats(db: sqlite_utils.Database, league_id: int) -> dict[str, dict[str, Any]]:
-    """Per entrant: matches and games played, mean score per game, faults."""
+    """Per entrant: matches and games played, mean score per game, faults, and (from
+    migration 7 on) the decisions it was asked and their wall and CPU milliseconds in
+    all (NULL for bots inside the referee; CPU NULL where a bot had no cgroup)."""
+    think = (
+        ", SUM(asked) AS asked, SUM(think_wall_ms) AS think_wall_ms, "
+        "CASE WHEN COUNT(think_cpu_ms) = COUNT(asked) THEN SUM(think_cpu_ms) END "
+        "AS think_cpu_ms"
+        if "think_wall_ms" in db["results"].columns_dict
+        else ""
+    )
     return {
         row["entrant"]: row
         for row in db.query(
-            """SELECT entrant, COUNT(DISTINCT match_id) AS matches, COUNT(*) AS games,
-                      AVG(total) AS mean_score, SUM(faults) AS faults
-               FROM results WHERE league_id = ? GROUP BY entrant""",
+            f"""SELECT entrant, COUNT(DISTINCT match_id) AS matches, COUNT(*) AS games,
+                       AVG(total) AS mean_score, SUM(faults) AS faults{think}
+                FROM results WHERE league_id = ? GROUP BY entrant""",
             [league_id],
         )
     }
