@@ -42,7 +42,12 @@ def run_sandboxed(argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
     slot = Slot()
     try:
         command = wrap(argv, Sandbox(), slot, slot.share, cwd, {})
-        return subprocess.run(command, capture_output=True, timeout=120, cwd=cwd)
+        try:
+            return subprocess.run(
+                command.argv, capture_output=True, timeout=120, cwd=cwd, pass_fds=command.fds
+            )
+        finally:
+            command.close()
     finally:
         slot.release()
 
@@ -112,8 +117,7 @@ def test_a_sandbox_without_users_of_its_own_is_said_once(tmp_path, monkeypatch) 
 def test_the_referee_trusts_only_a_socket_of_the_bots_own_user(tmp_path) -> None:
     slot = Slot()
     share = slot.share
-    private = tmp_path / "private"
-    private.mkdir()
+    private = slot.private  # on the share's filesystem (as root, the slot's own tmpfs)
     try:
         other = tmp_path / "other.sock"  # a socket of the arena's user, not the bot's
         with socket.socket(socket.AF_UNIX) as listener:
@@ -122,9 +126,10 @@ def test_the_referee_trusts_only_a_socket_of_the_bots_own_user(tmp_path) -> None
             link.symlink_to(other)
             with pytest.raises(ValueError, match="not a socket"):
                 trusted_socket(link, slot, private)
-            if os.geteuid() == 0:
-                link.unlink()
-                os.link(other, link)  # a hard link: a socket, but not the bot's user's
+        if os.geteuid() == 0:
+            link.unlink()
+            with socket.socket(socket.AF_UNIX) as listener:  # a socket, but root's
+                listener.bind(str(link))
                 with pytest.raises(ValueError, match="not the bot's user"):
                     trusted_socket(link, slot, private)
         assert not (private / "bot.sock").exists()
