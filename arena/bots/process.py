@@ -169,7 +169,7 @@ class BotProcess:
         self._logged = [0]  # bytes written to the log by every start so far (its cap)
         self._log_started = False  # the first start empties a log left by an earlier run
         self.cgroup: BotCgroup | None = None  # of the running start, if cgroups can be had
-        self.memory_peak_bytes: int | None = None  # its cgroup's peak, at the last stop
+        self.memory_peak_bytes: int | None = None  # its cgroups' highest peak, at stops
 
     def ready_address(self) -> str:
         """The address to connect to once the socket exists: with a sandbox, the
@@ -356,7 +356,9 @@ class BotProcess:
         if self.slot is not None:
             self.slot.sweep()
         if self.cgroup is not None:  # what is left in it is killed, then it goes
-            self.memory_peak_bytes = self.cgroup.memory_peak_bytes()
+            peak = self.cgroup.memory_peak_bytes()
+            if peak is not None:
+                self.memory_peak_bytes = max(peak, self.memory_peak_bytes or 0)
             self.cgroup.remove()
             self.cgroup = None
         _reap(everyone)
