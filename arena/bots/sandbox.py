@@ -340,13 +340,25 @@ _KEYCTL = {"x86_64": 250, "aarch64": 219}  # the keyctl system call's number
 KEYCTL_CLEAR, KEY_SPEC_USER_KEYRING, KEY_SPEC_USER_SESSION_KEYRING = 7, -4, -5
 
 
+USER_KEYRINGS = 2  # a user's own keyring and its user-session keyring, made together
+
+
 def key_users() -> set[int]:
-    """The user ids that hold kernel keys now (/proc/key-users, readable by all)."""
+    """The user ids that hold kernel keys beyond their own two (empty) keyrings, from
+    /proc/key-users (readable by all). Its `qnkeys` count includes the keyrings,
+    which stay once made, and drops a moment after keys are cleared (when the
+    kernel's key collector has run)."""
     try:
         lines = KEY_USERS.read_text().splitlines()
     except OSError:
         return set()
-    return {int(line.split(":")[0]) for line in lines if line.strip()}
+    found = set()
+    for line in lines:
+        uid, _, counts = line.partition(":")
+        fields = counts.split()
+        if len(fields) >= 3 and int(fields[2].split("/")[0]) > USER_KEYRINGS:
+            found.add(int(uid))
+    return found
 
 
 def clear_keys(uid: int, gid: int) -> None:
