@@ -91,6 +91,22 @@ def test_limits_and_sandbox_mode_are_read_from_the_league_file(tmp_path) -> None
         load_league(league)
 
 
+def test_cpus_is_a_number_of_cores_up_to_the_machines(tmp_path) -> None:
+    league = tmp_path / "l.toml"
+    text = (REPO / "leagues" / "demo.toml").read_text()
+    league.write_text(text.replace("[limits]", "[limits]\ncpus = 0.5"))
+    assert load_league(league).limits.bot.cpus == 0.5
+    league.write_text(text)
+    assert load_league(league).limits.bot.cpus == 1.0  # the default: a core per bot
+    cores = os.cpu_count() or 1
+    league.write_text(text.replace("[limits]", f"[limits]\ncpus = {cores}"))
+    assert load_league(league).limits.bot.cpus == cores  # a whole number is a number too
+    for wrong, said in ((cores + 1, "core"), (0, "cpus"), ('"two"', "cpus"), ("true", "cpus")):
+        league.write_text(text.replace("[limits]", f"[limits]\ncpus = {wrong}"))
+        with pytest.raises(ConfigError, match=said):
+            load_league(league)
+
+
 def test_a_league_without_a_sandbox_is_refused_unless_it_opts_out(tmp_path, monkeypatch):
     league = tmp_path / "l.toml"
     text = (REPO / "leagues" / "demo.toml").read_text()
