@@ -4,10 +4,11 @@ A bot is untrusted code. Every started bot runs as a wrapper command line, built
 (no `preexec_fn`, no `Popen(user=...)`: in a process that has used gRPC those fork
 paths can crash the child):
 
-    bwrap [namespaces, a fresh root of read-only binds]
-      setpriv [the bot slot's own unprivileged user, no capabilities]   (when root)
-        prlimit [processes, open files, file size, CPU time, memory]
-          the bot's command
+    sh [joins the bot's cgroup: arena.bots.cgroups]
+      bwrap --args FD [namespaces, a fresh root of read-only binds, a seccomp filter]
+        setpriv [the bot slot's own unprivileged user, no capabilities]   (when root)
+          prlimit [processes, open files, file size, CPU time, memory]
+            the bot's command
 
 - namespaces: process, network (nothing but its own loopback), IPC, UTS, mount, and
   a new session; `--die-with-parent` ends it with the referee, and when the bot's main
@@ -15,7 +16,11 @@ paths can crash the child):
 - filesystem: a fresh root holding read-only binds of the runtime (system `/usr`, the
   Python installation and virtualenv, the `arena` package, a few files of `/etc`) and
   of the bot's own folder; a small private `/tmp` and `/dev/shm`; and, writable, the
-  one folder it shares with the referee, where it creates its socket;
+  one folder it shares with the referee, where it creates its socket (a tiny tmpfs
+  of the slot's own, when root);
+- system calls: the filter of `arena.bots.seccomp` denies (EPERM) what namespaces do
+  not isolate: kernel keyrings, new namespaces, mounts, io_uring, BPF, ptrace, ...;
+  bubblewrap's options come from a memfd, so /proc/1/cmdline shows no host path;
 - a user id per concurrent bot slot (a lock file per slot), so limits on processes
   count that bot alone and its files and processes can be found and ended by user.
 
