@@ -266,6 +266,8 @@ class Slot:
 
     def __init__(self) -> None:
         folder = _slot_folder()
+        if per_bot_users():
+            _unmount_stale(folder)
         for index in range(MAX_SLOTS):
             fd = os.open(folder / f"slot-{index}.lock", os.O_RDWR | os.O_CREAT, 0o600)
             try:
@@ -333,6 +335,30 @@ def _fresh_tmpfs(point: Path) -> Path:
         err = ctypes.get_errno()
         raise OSError(err, f"cannot mount the bot's socket tmpfs on {point}: {os.strerror(err)}")
     return point
+
+
+def _unmount_stale(folder: Path) -> None:
+    """Detach the socket tmpfs a killed referee left mounted on a slot no one holds
+    (its lock is free), so that no later holder of the slot, of any arena version,
+    finds a mount where it expects a folder. Reads one /proc file when there is none."""
+    with open("/proc/self/mountinfo") as f:
+        points = [line.split()[4] for line in f if f" {folder}/share-" in line]
+    for point in points:
+        index = point.rsplit("-", 1)[-1]
+        if not index.isdigit():
+            continue
+        fd = os.open(folder / f"slot-{index}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            continue  # held: a live slot's own mount
+        try:  # under the slot's lock: no one can mount there meanwhile
+            _unmount(Path(point))
+            with contextlib.suppress(OSError):
+                os.rmdir(point)
+        finally:
+            os.close(fd)
 
 
 def _unmount(point: Path) -> None:
