@@ -96,15 +96,42 @@ def _v2(mounts, own) -> tuple[Hierarchy | None, str]:
         except OSError as err:
             return None, f"cgroup v2 cannot be read ({err})"
         missing = [c for c in V2_CONTROLLERS if c not in delegated]
-        if missing:
-            return None, (
-                f"cgroup v2 at {folder} does not hand its children the "
-                f"{', '.join(missing)} controller(s)"
-            )
         if not os.access(folder, os.W_OK):
             return None, f"the arena may not make cgroups in {folder}"
+        if missing and not _delegate(folder, missing):
+            return None, (
+                f"cgroup v2 at {folder} does not hand its children the "
+                f"{', '.join(missing)} controller(s), and the arena cannot enable them "
+                "there (it must be alone in its cgroup to move into a leaf of it)"
+            )
         return Hierarchy(2, dict.fromkeys(V2_CONTROLLERS, folder)), ""
     return None, "no cgroup v2 hierarchy is mounted"
+
+
+def _delegate(folder: Path, missing: list[str]) -> bool:
+    """Enable `missing` for the children of the arena's own v2 cgroup `folder`. A v2
+    cgroup with processes in it cannot hand controllers to children, so the arena,
+    when it is alone there (a cgroup delegated to it, e.g. systemd's Delegate=yes),
+    first moves itself into a leaf below (`referee-PID`); everything stays inside its
+    own cgroup. False, changing nothing it cannot undo, when that cannot be done."""
+    try:
+        available = set((folder / "cgroup.controllers").read_text().split())
+        alone = (folder / "cgroup.procs").read_text().split() == [str(os.getpid())]
+    except OSError:
+        return False
+    if not alone or any(c not in available for c in missing):
+        return False
+    leaf = folder / f"referee-{os.getpid()}"
+    try:
+        leaf.mkdir(exist_ok=True)
+        _write(leaf / "cgroup.procs", str(os.getpid()))
+        _write(folder / "cgroup.subtree_control", " ".join(f"+{c}" for c in missing))
+    except OSError:
+        with contextlib.suppress(OSError):  # back where it was
+            _write(folder / "cgroup.procs", str(os.getpid()))
+            leaf.rmdir()
+        return False
+    return True
 
 
 def _v1(mounts, own) -> tuple[Hierarchy | None, str]:
