@@ -161,7 +161,8 @@ def test_a_bot_runs_in_a_cgroup_of_its_own_removed_when_it_stops(tmp_path) -> No
         pytest.skip(f"no cgroups here: {cgroups.cgroup_problem()}")
     limits = SandboxLimits(memory_mb=300, processes=50, cpus=0.5)
     code = "import time; time.sleep(30)"
-    bot = BotProcess([sys.executable, "-c", code], tmp_path / "bot.log", sandbox=Sandbox(limits=limits))
+    sandbox = Sandbox(limits=limits)
+    bot = BotProcess([sys.executable, "-c", code], tmp_path / "bot.log", sandbox=sandbox)
     try:
         bot.start()
         group = bot.cgroup
