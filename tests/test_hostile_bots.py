@@ -16,14 +16,15 @@ import os
 import socket
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from arena.bots.process import LOG_CAP_BYTES, descendants
+from arena.bots.process import LOG_CAP_BYTES, BotProcess, command_argv, descendants
 from arena.bots.remote.player import RemotePlayer
 from arena.bots.remote.settings import RemoteSettings
-from arena.bots.sandbox import Sandbox, SandboxLimits, sandbox_problem
+from arena.bots.sandbox import Sandbox, SandboxLimits, key_users, sandbox_problem
 from arena.bots.spec import started_players
 from arena.games import get_game, trix
 from arena.play.referee import RefereeSettings, play_game
@@ -36,6 +37,8 @@ ONE_KINGDOM = trix.parse_options({"kingdoms": 1})
 SETTINGS = RemoteSettings(move_timeout=0.5, startup_timeout=10.0)
 SHORT_START = RemoteSettings(move_timeout=0.5, startup_timeout=3.0)  # for the silent bot
 LIMITS = SandboxLimits(memory_mb=256)  # the defaults, with less memory to fill quickly
+MEMORY_SETTINGS = RemoteSettings(move_timeout=20.0, startup_timeout=10.0)  # near its
+# memory limit a bot is slowed by the kernel's reclaim: the limit is tested, not speed
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -102,7 +105,9 @@ def host(tmp_path):
     found.close()
 
 
-def play_hostile(bot: str, host: Host, tmp_path: Path, *args: str, settings=SETTINGS):
+def play_hostile(
+    bot: str, host: Host, tmp_path: Path, *args: str, settings=SETTINGS, limits=LIMITS
+):
     """One sandboxed game with the hostile `bot` in seat 0; the result and its log."""
     specs = [
         f"python {HOSTILE / bot} {' '.join(args)}".strip(),
@@ -111,7 +116,7 @@ def play_hostile(bot: str, host: Host, tmp_path: Path, *args: str, settings=SETT
         "builtin:random",
     ]
     logs = tmp_path / "logs"
-    sandbox = Sandbox(limits=LIMITS, hidden=(host.db,))
+    sandbox = Sandbox(limits=limits, hidden=(host.db,))
     before = frozenset(descendants(os.getpid()))  # e.g. multiprocessing's resource tracker
     with started_players(
         specs, "trix", GAME.options_dict(ONE_KINGDOM), settings, logs,
@@ -124,6 +129,9 @@ def play_hostile(bot: str, host: Host, tmp_path: Path, *args: str, settings=SETT
             for p in players
             if isinstance(p, RemotePlayer) and p.process is not None and p.process.slot
         }
+        seat0 = players[0].process if isinstance(players[0], RemotePlayer) else None
+        result.share = seat0.slot.share if seat0 and seat0.slot else None  # type: ignore[attr-defined]
+    result.seat0 = seat0  # type: ignore[attr-defined]  # stopped: its memory peak is known
     log = next(logs.glob("seat0-*.log"), None)
     return result, (log.read_text(errors="replace") if log else "")
 
@@ -189,15 +197,19 @@ def test_a_fork_bomb_is_stopped_and_ended_with_the_match(host, tmp_path) -> None
 
 
 def test_unbounded_heap_is_stopped_by_the_memory_limit(host, tmp_path) -> None:
-    result, log = play_hostile("heap_bot.py", host, tmp_path)
+    result, log = play_hostile("heap_bot.py", host, tmp_path, settings=MEMORY_SETTINGS)
+    faults = [f for f in result.faults if f.seat == 0]
+    assert {f.kind for f in faults} == {"crash"}, [f.as_dict() for f in faults]
+    # the per-process data limit raises MemoryError (reported), unless the bot's
+    # limit as a whole (its cgroup: the same memory_mb) ended it first
     stopped = _reported(log, "heap stopped at")
-    assert stopped and int(stopped[0].split()[4]) <= LIMITS.memory_mb, log[-500:]
-    assert {f.kind for f in result.faults if f.seat == 0} == {"crash"}  # the error it raised
+    assert stopped or "memory limit" in faults[0].detail, log[-500:]
+    assert all(int(line.split()[4]) <= LIMITS.memory_mb for line in stopped), log[-500:]
     _assert_contained(result, host)
 
 
 def test_dev_shm_and_tmp_are_small_and_private(host, tmp_path) -> None:
-    result, log = play_hostile("shm_bot.py", host, tmp_path)
+    result, log = play_hostile("shm_bot.py", host, tmp_path, settings=MEMORY_SETTINGS)
     for folder in ("/dev/shm", "/tmp"):
         stopped = _reported(log, f"{folder} stopped at")
         assert stopped and int(stopped[0].split()[4]) <= LIMITS.tmp_mb, log[-500:]
@@ -240,12 +252,99 @@ def test_no_network_loopback_or_outside(host, tmp_path) -> None:
     _assert_contained(result, host)
 
 
+HOARD_MB = 128  # per child, six children: 768 MB in all without a limit per bot
+
+
+@pytest.mark.parametrize("bot", ["fork_hoard_bot.py", "shared_hoard_bot.py", "memfd_hoard_bot.py"])
+def test_memory_hoarded_by_many_processes_is_bounded_for_the_bot_as_a_whole(
+    bot, host, tmp_path
+) -> None:
+    result, log = play_hostile(bot, host, tmp_path, str(HOARD_MB), settings=MEMORY_SETTINGS)
+    held = _reported(log, "hoard held")  # none when the limit ended the bot's main process
+    assert all(int(line.split()[3]) <= LIMITS.memory_mb for line in held), log[-1000:]
+    faults = [f for f in result.faults if f.seat == 0]
+    assert {f.kind for f in faults} == {"crash"}, [f.as_dict() for f in faults]
+    assert "memory limit" in faults[0].detail and "memory_mb = 256" in faults[0].detail
+    peak = result.seat0.memory_peak_bytes
+    assert peak is not None and peak <= LIMITS.memory_mb << 20, peak
+    _assert_contained(result, host)
+
+
+def test_a_user_namespace_of_its_own_is_denied_and_the_game_goes_on(host, tmp_path) -> None:
+    result, log = play_hostile("userns_tmpfs_bot.py", host, tmp_path, "768")
+    assert _reported(log, "userns denied: Operation not permitted"), log[-1000:]
+    assert [f for f in result.faults if f.seat == 0] == []
+    _assert_contained(result, host)
+
+
+def test_kernel_keys_are_denied_and_a_slot_user_is_left_clean(host, tmp_path) -> None:
+    result, log = play_hostile("keyring_bot.py", host, tmp_path)
+    for call in ("add_key", "keyctl", "request_key"):
+        assert _reported(log, f"key {call} denied: Operation not permitted"), log[-1000:]
+    assert _reported(log, "sysv shm made"), log[-1000:]  # in its own IPC namespace
+    assert [f for f in result.faults if f.seat == 0] == []
+    assert not result.slot_users & key_users()
+    for kind in ("shm", "msg", "sem"):  # nothing of the bot's users in the host's IPC
+        lines = Path(f"/proc/sysvipc/{kind}").read_text().splitlines()[1:]
+        owners = {int(line.split()[7 if kind == "shm" else 4]) for line in lines}
+        assert not result.slot_users & owners, lines
+    _assert_contained(result, host)
+
+
+def test_the_socket_folder_holds_the_socket_and_little_else(host, tmp_path) -> None:
+    result, log = play_hostile("share_fill_bot.py", host, tmp_path)
+    stopped = _reported(log, "share stopped at")
+    assert stopped and int(stopped[0].split()[4]) <= 64, log[-500:]
+    assert {f.kind for f in result.faults if f.seat == 0} == {"crash"}  # the error it raised
+    assert result.share is not None and not result.share.exists()  # unmounted and gone
+    _assert_contained(result, host)
+
+
+def test_process_1_of_the_sandbox_shows_no_bound_path(host, tmp_path) -> None:
+    result, log = play_hostile("cmdline_bot.py", host, tmp_path)
+    seen = _reported(log, "pid1")
+    assert seen, log[-1000:]
+    line = seen[0]
+    for shown in ("--bind", "--ro-bind", "--setenv", "arena-slots", "/etc", str(host.db),
+                  str(tmp_path)):  # fmt: skip
+        assert shown not in line, line
+    assert "--args" in line  # bubblewrap read its options from a descriptor it closed
+    assert _reported(log, "fds ['0', '1', '2'"), log[-1000:]
+    assert [f for f in result.faults if f.seat == 0] == []
+    _assert_contained(result, host)
+
+
+def test_spinning_children_are_held_to_the_bots_cpu_quota(tmp_path) -> None:
+    limits = SandboxLimits(memory_mb=256, cpus=1.0)
+    argv = command_argv(f"python {HOSTILE / 'spin_children_bot.py'} 30")
+    bot = BotProcess(argv, tmp_path / "spin.log", sandbox=Sandbox(limits=limits))
+    try:
+        bot.start()
+        for _ in range(500):  # until the spinners run (bounded: 10 s)
+            log = tmp_path / "spin.log"
+            if log.exists() and "HOSTILE spinning" in log.read_text(errors="replace"):
+                break
+            time.sleep(0.02)
+        first, start = bot.cpu_seconds(), time.monotonic()
+        time.sleep(2.0)
+        last, wall = bot.cpu_seconds(), time.monotonic() - start
+        assert first is not None and last is not None
+        cores = (last - first) / wall  # unbounded: every core of the machine
+        assert cores <= limits.cpus * 1.5, cores
+    finally:
+        bot.close()
+    assert bot.cpu_seconds() is None  # its cgroup is gone with it
+
+
 def test_the_hostile_suite_has_a_bot_per_behaviour() -> None:
     bots = sorted(p.name for p in HOSTILE.glob("*_bot.py"))
     assert len(bots) >= 15
     tested = set(FAULTING) | {
         "swap_bot.py", "midswap_bot.py", "forkbomb_bot.py", "heap_bot.py", "shm_bot.py",
         "files_bot.py", "flood_bot.py", "snoop_bot.py", "net_bot.py",
+        "fork_hoard_bot.py", "shared_hoard_bot.py", "memfd_hoard_bot.py",
+        "userns_tmpfs_bot.py", "keyring_bot.py", "share_fill_bot.py", "cmdline_bot.py",
+        "spin_children_bot.py",
         "spy_bot.py",  # tests/test_information_hiding.py
         "seed_guess_bot.py", "deal_memory_bot.py",  # tests/test_fair_deals.py
         "timing_probe_bot.py",  # tests/test_timing_leaks.py

@@ -75,7 +75,7 @@ VALID: dict[str, list[Any]] = {  # values each key accepts: most keys of an exam
     "move_timeout": [1.0, 0.5, 3600], "startup_timeout": [10.0, 600], "max_faults": [5],
     "time_bank": [0.0, 1.5], "transport": ["stream", "unary"], "sandbox": ["on", "off"],
     "processes": [256], "open_files": [1024], "file_size_mb": [64], "cpu_seconds": [600],
-    "memory_mb": [1024, 512], "address_space_mb": [4096], "tmp_mb": [64],
+    "memory_mb": [1024, 512], "address_space_mb": [4096], "tmp_mb": [64], "cpus": [1.0, 0.5],
     # [ratings]
     "mu": [25.0, 0], "sigma": [8.3, 1], "beta": [4.1, 1], "tau": [0.0, 0.1],
     "draw_probability": [0.02, 0.5],

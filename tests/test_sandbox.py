@@ -8,13 +8,15 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+import arena.bots.cgroups as cgroups
 import arena.bots.sandbox as sandbox_module
 import arena.league.runner as runner
-from arena.bots.process import command_argv
+from arena.bots.process import BotProcess, command_argv
 from arena.bots.sandbox import (
     SLOT_UID_BASE,
     Sandbox,
@@ -42,7 +44,12 @@ def run_sandboxed(argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
     slot = Slot()
     try:
         command = wrap(argv, Sandbox(), slot, slot.share, cwd, {})
-        return subprocess.run(command, capture_output=True, timeout=120, cwd=cwd)
+        try:
+            return subprocess.run(
+                command.argv, capture_output=True, timeout=120, cwd=cwd, pass_fds=command.fds
+            )
+        finally:
+            command.close()
     finally:
         slot.release()
 
@@ -86,6 +93,22 @@ def test_limits_and_sandbox_mode_are_read_from_the_league_file(tmp_path) -> None
         load_league(league)
 
 
+def test_cpus_is_a_number_of_cores_up_to_the_machines(tmp_path) -> None:
+    league = tmp_path / "l.toml"
+    text = (REPO / "leagues" / "demo.toml").read_text()
+    league.write_text(text.replace("[limits]", "[limits]\ncpus = 0.5"))
+    assert load_league(league).limits.bot.cpus == 0.5
+    league.write_text(text)
+    assert load_league(league).limits.bot.cpus == 1.0  # the default: a core per bot
+    cores = os.cpu_count() or 1
+    league.write_text(text.replace("[limits]", f"[limits]\ncpus = {cores}"))
+    assert load_league(league).limits.bot.cpus == cores  # a whole number is a number too
+    for wrong, said in ((cores + 1, "core"), (0, "cpus"), ('"two"', "cpus"), ("true", "cpus")):
+        league.write_text(text.replace("[limits]", f"[limits]\ncpus = {wrong}"))
+        with pytest.raises(ConfigError, match=said):
+            load_league(league)
+
+
 def test_a_league_without_a_sandbox_is_refused_unless_it_opts_out(tmp_path, monkeypatch):
     league = tmp_path / "l.toml"
     text = (REPO / "leagues" / "demo.toml").read_text()
@@ -109,11 +132,63 @@ def test_a_sandbox_without_users_of_its_own_is_said_once(tmp_path, monkeypatch) 
     assert "share its user id" in runner.sandbox_notice(load_league(league))
 
 
+def test_without_cgroups_it_is_said_once_and_bots_run_with_the_rlimits(
+    tmp_path, monkeypatch
+) -> None:
+    league = tmp_path / "l.toml"
+    text = (REPO / "leagues" / "demo.toml").read_text()
+    league.write_text(text.replace('"python ../', f'"python {REPO}/'))
+    monkeypatch.setattr(sandbox_module, "per_bot_users", lambda: True)
+    monkeypatch.setattr(sandbox_module, "cgroup_problem", lambda: "no cgroup v1 memory")
+    said = runner.sandbox_notice(load_league(league))
+    assert "no cgroup of their own here (no cgroup v1 memory)" in said
+    assert "each of a bot's processes" in said
+    monkeypatch.setattr(cgroups, "hierarchy", lambda: None)
+    code = "import os; print(len(open('/proc/self/cgroup').read()))"
+    bot = BotProcess([sys.executable, "-c", code], tmp_path / "bot.log", sandbox=Sandbox())
+    try:
+        bot.start()
+        bot.wait_exit(20)
+        assert bot.exit_description() == "exited with code 0"
+        assert bot.cgroup is None and bot.cpu_seconds() is None
+        assert not bot.memory_limit_hit()
+    finally:
+        bot.close()
+
+
+def test_a_bot_runs_in_a_cgroup_of_its_own_removed_when_it_stops(tmp_path) -> None:
+    if cgroups.hierarchy() is None:
+        pytest.skip(f"no cgroups here: {cgroups.cgroup_problem()}")
+    limits = SandboxLimits(memory_mb=300, processes=50, cpus=0.5)
+    code = "import time; time.sleep(30)"
+    sandbox = Sandbox(limits=limits)
+    bot = BotProcess([sys.executable, "-c", code], tmp_path / "bot.log", sandbox=sandbox)
+    try:
+        bot.start()
+        group = bot.cgroup
+        assert group is not None
+        for _ in range(200):  # the shell joins, then execs bwrap
+            if bot.pid in group.pids():
+                break
+            time.sleep(0.01)
+        assert bot.pid in group.pids()
+        assert bot.cpu_seconds() is not None and bot.cpu_seconds() >= 0
+        memory = group.folders["memory"]
+        limit = "memory.max" if group.version == 2 else "memory.limit_in_bytes"
+        assert int((memory / limit).read_text()) == 300 << 20
+        assert (group.folders["pids"] / "pids.max").read_text().strip() == "50"
+        if group.version == 1:
+            assert (group.folders["cpu"] / "cpu.cfs_quota_us").read_text().strip() == "50000"
+    finally:
+        bot.close()
+    assert not any(folder.exists() for folder in group.folders.values())
+    assert bot.memory_peak_bytes is not None and 0 < bot.memory_peak_bytes <= 300 << 20
+
+
 def test_the_referee_trusts_only_a_socket_of_the_bots_own_user(tmp_path) -> None:
     slot = Slot()
     share = slot.share
-    private = tmp_path / "private"
-    private.mkdir()
+    private = slot.private  # on the share's filesystem (as root, the slot's own tmpfs)
     try:
         other = tmp_path / "other.sock"  # a socket of the arena's user, not the bot's
         with socket.socket(socket.AF_UNIX) as listener:
@@ -122,9 +197,10 @@ def test_the_referee_trusts_only_a_socket_of_the_bots_own_user(tmp_path) -> None
             link.symlink_to(other)
             with pytest.raises(ValueError, match="not a socket"):
                 trusted_socket(link, slot, private)
-            if os.geteuid() == 0:
-                link.unlink()
-                os.link(other, link)  # a hard link: a socket, but not the bot's user's
+        if os.geteuid() == 0:
+            link.unlink()
+            with socket.socket(socket.AF_UNIX) as listener:  # a socket, but root's
+                listener.bind(str(link))
                 with pytest.raises(ValueError, match="not the bot's user"):
                     trusted_socket(link, slot, private)
         assert not (private / "bot.sock").exists()

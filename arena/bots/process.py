@@ -25,7 +25,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from arena.bots.sandbox import INSIDE_SHARE, Sandbox, Slot, trusted_socket, wrap
+from arena.bots.cgroups import BotCgroup, cgroup_name
+from arena.bots.sandbox import INSIDE_SHARE, Command, Sandbox, Slot, trusted_socket, wrap
 from arena.errors import ConfigError
 from arena.wire.loop import VARIABLE as LOOP_VARIABLE
 from arena.wire.protocol import ADDRESS_VARIABLE
@@ -167,6 +168,8 @@ class BotProcess:
         self._drain: threading.Thread | None = None
         self._logged = [0]  # bytes written to the log by every start so far (its cap)
         self._log_started = False  # the first start empties a log left by an earlier run
+        self.cgroup: BotCgroup | None = None  # of the running start, if cgroups can be had
+        self.memory_peak_bytes: int | None = None  # its cgroups' highest peak, at stops
 
     def ready_address(self) -> str:
         """The address to connect to once the socket exists: with a sandbox, the
@@ -213,13 +216,24 @@ class BotProcess:
                 raise ConfigError(
                     f"cannot start bot command {shlex.join(argv)}: no such file {where}"
                 )
+        command = Command(argv)
         if self.sandbox is not None:
-            argv = wrap(self.argv, self.sandbox, self.slot, self.folder, self.cwd, variables)
+            command = wrap(self.argv, self.sandbox, self.slot, self.folder, self.cwd, variables)
+            limits = self.sandbox.limits
+            try:  # the bot as a whole, all its processes: see arena.bots.cgroups
+                self.cgroup = BotCgroup.create(
+                    cgroup_name(self.bot_id), limits.memory_mb, limits.processes, limits.cpus
+                )
+            except OSError as err:
+                command.close()
+                raise ConfigError(f"cannot make the bot's cgroup: {err}") from None
+            if self.cgroup is not None:
+                command.argv = self.cgroup.join_argv(command.argv)
         env = {**os.environ, **variables}
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.process = subprocess.Popen(
-                argv,
+                command.argv,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
@@ -227,9 +241,15 @@ class BotProcess:
                 env=env,
                 start_new_session=True,
                 close_fds=True,
+                pass_fds=command.fds,
             )
         except OSError as err:
+            if self.cgroup is not None:
+                self.cgroup.remove()
+                self.cgroup = None
             raise ConfigError(f"cannot start bot command {shlex.join(self.argv)}: {err}") from None
+        finally:
+            command.close()
         self.started_at = time.monotonic()
         self.ended_at = None
         with _live_lock:
@@ -243,6 +263,16 @@ class BotProcess:
             daemon=True,
         )
         self._drain.start()
+
+    def cpu_seconds(self) -> float | None:
+        """The CPU time of all the bot's processes since its start (its cgroup's), or
+        None without a cgroup: cheap enough to read around every decision."""
+        return self.cgroup.cpu_seconds() if self.cgroup is not None else None
+
+    def memory_limit_hit(self) -> bool:
+        """Whether the bot's memory limit (its cgroup's) ended one of its processes
+        since its start."""
+        return self.cgroup is not None and self.cgroup.memory_limit_hit()
 
     @property
     def pid(self) -> int:
@@ -325,6 +355,12 @@ class BotProcess:
             process.wait(timeout=5)
         if self.slot is not None:
             self.slot.sweep()
+        if self.cgroup is not None:  # what is left in it is killed, then it goes
+            peak = self.cgroup.memory_peak_bytes()
+            if peak is not None:
+                self.memory_peak_bytes = max(peak, self.memory_peak_bytes or 0)
+            self.cgroup.remove()
+            self.cgroup = None
         _reap(everyone)
         if self._drain is not None:
             self._drain.join(timeout=2)
@@ -436,6 +472,10 @@ def kill_all_now() -> None:
                 os.kill(victim, signal.SIGKILL)
         if bot.slot is not None:
             bot.slot.sweep()
+        if bot.cgroup is not None:
+            for pid in bot.cgroup.pids():
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
 
 
 def stop_all() -> None:

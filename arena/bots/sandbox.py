@@ -4,10 +4,11 @@ A bot is untrusted code. Every started bot runs as a wrapper command line, built
 (no `preexec_fn`, no `Popen(user=...)`: in a process that has used gRPC those fork
 paths can crash the child):
 
-    bwrap [namespaces, a fresh root of read-only binds]
-      setpriv [the bot slot's own unprivileged user, no capabilities]   (when root)
-        prlimit [processes, open files, file size, CPU time, memory]
-          the bot's command
+    sh [joins the bot's cgroup: arena.bots.cgroups]
+      bwrap --args FD [namespaces, a fresh root of read-only binds, a seccomp filter]
+        setpriv [the bot slot's own unprivileged user, no capabilities]   (when root)
+          prlimit [processes, open files, file size, CPU time, memory]
+            the bot's command
 
 - namespaces: process, network (nothing but its own loopback), IPC, UTS, mount, and
   a new session; `--die-with-parent` ends it with the referee, and when the bot's main
@@ -15,7 +16,11 @@ paths can crash the child):
 - filesystem: a fresh root holding read-only binds of the runtime (system `/usr`, the
   Python installation and virtualenv, the `arena` package, a few files of `/etc`) and
   of the bot's own folder; a small private `/tmp` and `/dev/shm`; and, writable, the
-  one folder it shares with the referee, where it creates its socket;
+  one folder it shares with the referee, where it creates its socket (a tiny tmpfs
+  of the slot's own, when root);
+- system calls: the filter of `arena.bots.seccomp` denies (EPERM) what namespaces do
+  not isolate: kernel keyrings, new namespaces, mounts, io_uring, BPF, ptrace, ...;
+  bubblewrap's options come from a memfd, so /proc/1/cmdline shows no host path;
 - a user id per concurrent bot slot (a lock file per slot), so limits on processes
   count that bot alone and its files and processes can be found and ended by user.
 
@@ -26,9 +31,11 @@ league then runs only if its file says `sandbox = "off"`, with the limits alone.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import fcntl
 import functools
 import os
+import platform
 import resource
 import shutil
 import signal
@@ -40,6 +47,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import arena
+from arena.bots.cgroups import cgroup_problem
+from arena.bots.seccomp import data_fd, filter_fd, seccomp_problem
 from arena.errors import ConfigError
 
 MB = 1 << 20
@@ -68,6 +77,7 @@ class SandboxLimits:
     memory_mb: int = 1024  # writable private memory per process (RLIMIT_DATA)
     address_space_mb: int = 4096  # virtual memory per process (RLIMIT_AS)
     tmp_mb: int = 64  # size of its private /tmp, and again of /dev/shm
+    cpus: float = 1.0  # CPU quota of the bot's cgroup, in cores (fractions allowed)
 
     def prlimit_args(self, with_processes: bool) -> list[str]:
         args = [
@@ -97,13 +107,13 @@ class SandboxLimits:
                 said = "" if key in given else " (the default)"
                 raise ConfigError(f"{key}{said} must be at most {largest}, {why}; got {value}")
 
-    def ceilings(self, given: Collection[str] = ()) -> dict[str, tuple[int, str]]:
+    def ceilings(self, given: Collection[str] = ()) -> dict[str, tuple[float, str]]:
         """Per key, the largest value allowed here and why: the arena's own bound (so a
         limit times its unit fits the kernel's 64 bits), the kernel's hard limit on
         this process (`resource.getrlimit`), and for `memory_mb` (and `tmp_mb`, held in
         memory) the machine's memory when the key is in `given`; `memory_mb` never
         above `address_space_mb`. With several bounds, the smallest is named."""
-        out: dict[str, tuple[int, str]] = {}
+        out: dict[str, tuple[float, str]] = {}
         memory = machine_memory_mb()
         for key in _LIMIT_KEYS:
             top, why = ARENA_CEILINGS[key]
@@ -114,6 +124,9 @@ class SandboxLimits:
                 if hard != resource.RLIM_INFINITY:
                     why = f"the hard limit of {words} ({name}) on this machine"
                     bounds.append((hard // _UNITS.get(key, 1), why))
+            if key == "cpus":  # a quota above the cores would bound nothing
+                cores = os.cpu_count() or 1
+                bounds.append((float(cores), f"this machine's {cores} core(s)"))
             if key in ("memory_mb", "tmp_mb") and key in given and memory:
                 bounds.append((memory, "this machine's memory"))
             if key == "memory_mb":
@@ -145,7 +158,9 @@ ARENA_CEILINGS = {  # bounds of the arena's own, whatever the kernel allows (doc
     "memory_mb": (1 << 27, "128 TiB, a 64-bit process's whole address space"),
     "address_space_mb": (1 << 27, "128 TiB, a 64-bit process's whole address space"),
     "tmp_mb": (1 << 20, "1 TiB"),
+    "cpus": (4096.0, "4096 cores"),
 }
+SMALLEST_CPUS = 0.01  # the kernel's smallest CFS quota is 1 ms a 100 ms period
 
 
 def machine_memory_mb() -> int:
@@ -175,11 +190,18 @@ def sandbox_problem() -> str | None:
                 f"the bot sandbox needs `{tool}`, which is not installed (Debian package "
                 f"{package}; `make test` and `make demo` install it when run as root)"
             )
-    probe = [*_namespace_args(), "--ro-bind", "/usr", "/usr", *_usr_links(), "--", "true"]
+    filtered = seccomp_problem()
+    if filtered:
+        return f"the bot sandbox's system-call filter is missing: {filtered}"
+    seccomp = filter_fd()
+    probe = [*_namespace_args(), "--ro-bind", "/usr", "/usr", *_usr_links(),
+             "--seccomp", str(seccomp), "--", "true"]  # fmt: skip
     try:
-        done = subprocess.run(probe, capture_output=True, timeout=20)
+        done = subprocess.run(probe, capture_output=True, timeout=20, pass_fds=(seccomp,))
     except (OSError, subprocess.TimeoutExpired) as err:
         return f"bubblewrap could not be run: {err}"
+    finally:
+        os.close(seccomp)
     if done.returncode != 0:
         why = done.stderr.decode(errors="replace").strip() or f"exit code {done.returncode}"
         return f"bubblewrap cannot create namespaces here ({why})"
@@ -192,22 +214,36 @@ def sandbox_notice(enabled: bool, opt_out: str) -> str | None:
     sandbox is wanted and this machine cannot give it; `opt_out` says how to go
     without (e.g. 'pass --sandbox off')."""
     if not enabled:
-        return (
+        off = (
             "the sandbox is off: started bots run with resource limits only, as the "
             "arena's user, and can read what it can"
         )
+        return f"{off}; and {cgroup_notice()}" if cgroup_problem() else off
     problem = sandbox_problem()
     if problem:
         raise ConfigError(
             f"cannot sandbox the bots: {problem}. Install bubblewrap, or {opt_out} to run "
             "bots you trust with resource limits only"
         )
+    notes = []
     if not per_bot_users():
-        return (
+        notes.append(
             "the arena is not running as root, so sandboxed bots share its user id (in a "
-            "user namespace) instead of a user each; every other protection holds"
+            "user namespace) instead of a user each, and their socket folder is a host "
+            "folder rather than a tiny tmpfs of their own; every other protection holds"
         )
-    return None
+    if cgroup_problem():
+        notes.append(cgroup_notice())
+    return "; and ".join(notes) or None
+
+
+def cgroup_notice() -> str:
+    """The sentence that says bots get no cgroup here, and what holds instead."""
+    return (
+        f"bots get no cgroup of their own here ({cgroup_problem()}), so memory_mb "
+        "bounds each of a bot's processes rather than the bot as a whole, processes "
+        "counts its user's processes, and cpus is not applied"
+    )
 
 
 def per_bot_users() -> bool:
@@ -220,10 +256,18 @@ class Slot:
     """One concurrent bot slot: a user id held through a lock file until released, and
     two folders inside the slots' private folder, emptied whenever the slot is taken:
     `share`, the bot's own (its socket; bound at /run/arena in the sandbox), and
-    `private`, the referee's (its checked link to the socket)."""
+    `private`, the referee's (its checked link to the socket).
+
+    As root both folders live in a tiny tmpfs of the slot's own (`SHARE_TMPFS`): a bot
+    can put its socket there and little else, so it cannot fill the host's disk through
+    its one writable folder, and the referee's hard link stays on the same filesystem.
+    Without root (no mounts) they are plain folders of the host's /tmp, emptied on
+    release; each file there is bounded by `file_size_mb`, their number is not."""
 
     def __init__(self) -> None:
         folder = _slot_folder()
+        if per_bot_users():
+            _unmount_stale(folder)
         for index in range(MAX_SLOTS):
             fd = os.open(folder / f"slot-{index}.lock", os.O_RDWR | os.O_CREAT, 0o600)
             try:
@@ -235,10 +279,15 @@ class Slot:
             self.uid = SLOT_UID_BASE + index if per_bot_users() else os.getuid()
             self.gid = SLOT_UID_BASE + index if per_bot_users() else os.getgid()
             self.sweep()  # a previous run's leftovers under this user, if any
-            self.share = _fresh(folder / f"share-{index}")
-            self.private = _fresh(folder / f"referee-{index}")
+            self.mount: Path | None = None
             if per_bot_users():
+                self.mount = _fresh_tmpfs(folder / f"share-{index}")
+                self.share = _fresh(self.mount / "bot")
+                self.private = _fresh(self.mount / "referee")
                 os.chown(self.share, self.uid, self.gid)
+            else:
+                self.share = _fresh(folder / f"share-{index}")
+                self.private = _fresh(folder / f"referee-{index}")
             return
         raise RuntimeError(f"all {MAX_SLOTS} bot sandbox slots are in use")
 
@@ -248,12 +297,121 @@ class Slot:
             kill_user(self.uid)
 
     def release(self) -> None:
+        """End the slot's processes and leave its user id clean for the next holder:
+        no files (the share folder's tmpfs is unmounted), no kernel keys. SysV IPC
+        objects and /tmp and /dev/shm lived in the bot's own namespaces, gone with it."""
         self.sweep()
-        for folder in (self.share, self.private):
-            shutil.rmtree(folder, ignore_errors=True)
+        if self.mount is not None:
+            _unmount(self.mount)
+            with contextlib.suppress(OSError):
+                self.mount.rmdir()
+        else:
+            for folder in (self.share, self.private):
+                shutil.rmtree(folder, ignore_errors=True)
+        if per_bot_users():
+            clear_keys(self.uid, self.gid)
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
+
+
+SHARE_TMPFS = "size=64k,nr_inodes=16,mode=0755"  # the socket, the link, and little else
+_MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MNT_DETACH = 2, 4, 8, 2
+
+
+def _libc() -> ctypes.CDLL:
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def _fresh_tmpfs(point: Path) -> Path:
+    """A new empty tmpfs, owned by root, mounted at `point` (one a killed run left
+    there is detached first)."""
+    if os.path.ismount(point):
+        _unmount(point)
+    shutil.rmtree(point, ignore_errors=True)
+    point.mkdir(mode=0o755)
+    flags = _MS_NOSUID | _MS_NODEV | _MS_NOEXEC
+    if _libc().mount(b"tmpfs", bytes(point), b"tmpfs", flags, SHARE_TMPFS.encode()) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"cannot mount the bot's socket tmpfs on {point}: {os.strerror(err)}")
+    return point
+
+
+def _unmount_stale(folder: Path) -> None:
+    """Detach the socket tmpfs a killed referee left mounted on a slot no one holds
+    (its lock is free), so that no later holder of the slot, of any arena version,
+    finds a mount where it expects a folder. Reads one /proc file when there is none."""
+    with open("/proc/self/mountinfo") as f:
+        points = [line.split()[4] for line in f if f" {folder}/share-" in line]
+    for point in points:
+        index = point.rsplit("-", 1)[-1]
+        if not index.isdigit():
+            continue
+        fd = os.open(folder / f"slot-{index}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            continue  # held: a live slot's own mount
+        try:  # under the slot's lock: no one can mount there meanwhile
+            _unmount(Path(point))
+            with contextlib.suppress(OSError):
+                os.rmdir(point)
+        finally:
+            os.close(fd)
+
+
+def _unmount(point: Path) -> None:
+    """Detach the tmpfs at `point` (lazily: a file still open there cannot block it)."""
+    _libc().umount2(bytes(point), _MNT_DETACH)
+
+
+KEY_USERS = Path("/proc/key-users")
+_KEYCTL = {"x86_64": 250, "aarch64": 219}  # the keyctl system call's number
+KEYCTL_CLEAR, KEY_SPEC_USER_KEYRING, KEY_SPEC_USER_SESSION_KEYRING = 7, -4, -5
+
+
+USER_KEYRINGS = 2  # a user's own keyring and its user-session keyring, made together
+
+
+def key_users() -> set[int]:
+    """The user ids that hold kernel keys beyond their own two (empty) keyrings, from
+    /proc/key-users (readable by all). Its `qnkeys` count includes the keyrings,
+    which stay once made, and drops a moment after keys are cleared (when the
+    kernel's key collector has run)."""
+    try:
+        lines = KEY_USERS.read_text().splitlines()
+    except OSError:
+        return set()
+    found = set()
+    for line in lines:
+        uid, _, counts = line.partition(":")
+        fields = counts.split()
+        if len(fields) >= 3 and int(fields[2].split("/")[0]) > USER_KEYRINGS:
+            found.add(int(uid))
+    return found
+
+
+def clear_keys(uid: int, gid: int) -> None:
+    """Empty the user keyrings of `uid`, if it holds keys: they are per user id and
+    outlive its processes, so one bot could leave keys for the next on its slot. The
+    seccomp filter denies bots every key call; this clears what an unfiltered run left.
+    Costs nothing when the uid holds no keys (the usual case), else one short process
+    run as that user (only the user itself can reach its keyring)."""
+    number = _KEYCTL.get(platform.machine())
+    if uid not in key_users() or number is None or shutil.which("setpriv") is None:
+        return
+    code = (
+        "import ctypes; s = ctypes.CDLL(None).syscall; "
+        f"s({number}, {KEYCTL_CLEAR}, {KEY_SPEC_USER_KEYRING}); "
+        f"s({number}, {KEYCTL_CLEAR}, {KEY_SPEC_USER_SESSION_KEYRING})"
+    )
+    with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+        subprocess.run(
+            ["setpriv", f"--reuid={uid}", f"--regid={gid}", "--clear-groups", "--",
+             sys.executable, "-I", "-S", "-c", code],
+            capture_output=True, timeout=10, close_fds=True,
+        )  # fmt: skip
 
 
 def _slot_folder() -> Path:
@@ -330,6 +488,22 @@ def bot_folder(argv: list[str], cwd: Path | None) -> Path:
     return program.resolve().parent
 
 
+@dataclass
+class Command:
+    """A wrapped command line and the file descriptors it reads (bubblewrap's options
+    and its seccomp filter, in memfds): pass `fds` to `subprocess.Popen(pass_fds=...)`
+    and `close` them once it has started."""
+
+    argv: list[str]
+    fds: tuple[int, ...] = ()
+
+    def close(self) -> None:
+        for fd in self.fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self.fds = ()
+
+
 def wrap(
     argv: list[str],
     sandbox: Sandbox,
@@ -337,19 +511,23 @@ def wrap(
     share: Path,
     cwd: Path | None,
     variables: dict[str, str],
-) -> list[str]:
+) -> Command:
     """The full command line that runs `argv` confined with the environment
     `variables` and nothing else (or, with the sandbox off, under the limits only).
     The bot starts in its own folder, so paths in `argv` must be absolute
-    (`arena.bots.process.command_argv` makes them so)."""
+    (`arena.bots.process.command_argv` makes them so).
+
+    bubblewrap's own options are handed to it in a memfd (`--args FD`), not on its
+    command line: the sandbox's process 1 is bubblewrap, and a bot reading
+    /proc/1/cmdline would otherwise see every host path bound into it."""
     limits = ["prlimit", *sandbox.limits.prlimit_args(False), "--"]
     if not sandbox.enabled or slot is None:
-        return limits + argv
+        return Command(limits + argv)
     own = bot_folder(argv, cwd)
     if per_bot_users():
         _check_readable(own)
     binds = _read_only_paths(argv, own)
-    args = [*_namespace_args(), "--die-with-parent", "--new-session", "--clearenv"]
+    args = [*_namespace_args()[1:], "--die-with-parent", "--new-session", "--clearenv"]
     for key, value in (("PATH", "/usr/local/bin:/usr/bin:/bin"), ("HOME", "/tmp"),
                        ("LANG", "C.UTF-8"), ("TMPDIR", "/tmp"), *variables.items()):  # fmt: skip
         args += ["--setenv", key, value]
@@ -370,12 +548,20 @@ def wrap(
         if any(hidden.is_relative_to(b) for b in binds) and hidden.exists():
             cover = ["--tmpfs"] if hidden.is_dir() else ["--ro-bind", "/dev/null"]
             args += [*cover, str(hidden)]
-    args += ["--bind", str(share), str(INSIDE_SHARE), "--chdir", str(own), "--"]
+    args += ["--bind", str(share), str(INSIDE_SHARE), "--chdir", str(own)]
+    inner: list[str] = []
     if per_bot_users():
-        args += ["setpriv", f"--reuid={slot.uid}", f"--regid={slot.gid}", "--clear-groups",
-                 "--inh-caps=-all", "--bounding-set=-all", "--"]  # fmt: skip
-    args += ["prlimit", *sandbox.limits.prlimit_args(True), "--"]
-    return args + argv
+        inner += ["setpriv", f"--reuid={slot.uid}", f"--regid={slot.gid}", "--clear-groups",
+                  "--inh-caps=-all", "--bounding-set=-all", "--"]  # fmt: skip
+    inner += ["prlimit", *sandbox.limits.prlimit_args(True), "--"]
+    seccomp = filter_fd()
+    try:
+        args += ["--seccomp", str(seccomp)]
+        options = data_fd("arena-bwrap-args", b"".join(a.encode() + b"\0" for a in args))
+    except OSError:
+        os.close(seccomp)
+        raise
+    return Command(["bwrap", "--args", str(options), "--", *inner, *argv], (seccomp, options))
 
 
 def _check_readable(folder: Path) -> None:

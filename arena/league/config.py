@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.bots.remote.settings import CLOCKS, TransportKind, number_problem, seconds_problem
-from arena.bots.sandbox import Sandbox, SandboxLimits
+from arena.bots.sandbox import ARENA_CEILINGS, SMALLEST_CPUS, Sandbox, SandboxLimits
 from arena.errors import ConfigError
 from arena.games import GAMES, get_game
 from arena.play.deal_keys import deal_key_problem, normal_key
@@ -484,10 +484,17 @@ def _limits(path: Path, data: Any) -> Limits:
     defaults = SandboxLimits()
     bot = SandboxLimits(
         **{
-            key: lim.integer(key, getattr(defaults, key), 1, "a whole number >= 1")
+            key: (
+                lim.number(  # a float field (cpus): fractions of a core allowed
+                    key, getattr(defaults, key), SMALLEST_CPUS, ARENA_CEILINGS[key][0],
+                    f"a number from {SMALLEST_CPUS}",
+                )
+                if isinstance(getattr(defaults, key), float)
+                else lim.integer(key, getattr(defaults, key), 1, "a whole number >= 1")
+            )
             for key in SANDBOX_LIMIT_KEYS
         }
-    )
+    )  # fmt: skip
     try:
         bot.check(set(lim.data))
     except ConfigError as err:

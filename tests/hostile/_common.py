@@ -9,6 +9,8 @@ channel a sandboxed bot has to tell the tests what it managed or failed to do.
 from __future__ import annotations
 
 import os
+import select
+import signal
 import sys
 import time
 from collections.abc import Callable
@@ -84,3 +86,47 @@ def start_raw_server(hello, decide, play, notify, address: str | None = None) ->
     server.add_insecure_port(address or os.environ["ARENA_BOT_ADDRESS"])
     server.start()
     return server
+
+
+PAGE = 4096
+
+
+def touch(view, size: int) -> None:
+    """Write a byte into every page of a mapping, so that each is really held."""
+    for offset in range(0, size, PAGE):
+        view[offset] = 1
+
+
+def hoard(hold: Callable[[int], object], size_mb: int, children: int = 6) -> None:
+    """Fork `children` processes that each hold `size_mb` MB the way `hold` does and
+    then wait; report how much they held in all; end them; raise when any was ended
+    before it held its share (what a limit on the bot as a whole does)."""
+    started: list[tuple[int, int]] = []
+    for _ in range(children):
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: memory only, then wait to be ended
+            try:
+                os.close(read)
+                kept = hold(size_mb << 20)
+                os.write(write, b"1")
+                time.sleep(60)
+                del kept
+            finally:
+                os._exit(0)
+        os.close(write)
+        started.append((pid, read))
+    held = 0
+    for _pid, read in started:
+        ready, _, _ = select.select([read], [], [], 15)
+        held += bool(ready) and os.read(read, 1) == b"1"
+        os.close(read)
+    for pid, _read in started:
+        try:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        except OSError:
+            pass
+    report(f"hoard held {held * size_mb} MB in {held} of {children} children")
+    if held < children:
+        raise MemoryError(f"{children - held} of {children} children were ended first")

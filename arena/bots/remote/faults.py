@@ -170,6 +170,18 @@ def crashed(detail: str, got: str) -> BotFault:
     return BotFault(FaultKind.CRASH, detail, FROM_A_LIVE_BOT, got)
 
 
+def memory_limit(fault: BotFault, limit: tuple[int, bool] | None) -> BotFault:
+    """A crash with what caused it when the bot's memory limit did (`limit`: its
+    memory_mb and whether the whole bot ended, or None): a crash's detail names the
+    limit rather than leave the author to guess at a SIGKILL or a failed call."""
+    if limit is None:
+        return fault
+    memory_mb, whole = limit
+    who = "the bot was ended" if whole else "a process of the bot was ended"
+    note = f"; {who} by its memory limit (memory_mb = {memory_mb}, for all its processes)"
+    return BotFault(fault.kind, fault.detail + note, fault.expected, fault.got)
+
+
 def start_failure(err: Exception, startup_timeout: float) -> BotFault:
     """The bot could not start: every decision of its match is a fallback move."""
     return BotFault(

@@ -338,6 +338,8 @@ class RemotePlayer:
             transport.abandon()
             alive = self.process is None or self.process.alive()
             fault = faults.from_status(err, deadline, self.settings, self._bank, alive)
+            if fault is not None and fault.kind is FaultKind.CRASH:
+                fault = faults.memory_limit(fault, self._memory_limit())
             raise (fault or await self._crashed(rpc_text(err))) from None
         try:
             return pb.DecisionReply.FromString(answer)
@@ -358,8 +360,19 @@ class RemotePlayer:
         self.process.wait_exit(0.5)  # the connection drops a moment before the exit status
         exit_text = self.process.exit_description()
         detail = f"the bot process {exit_text} ({why}); log: {self.log_path}"
-        await self._restart(detail)
-        return faults.crashed(detail, f"the bot process {exit_text}")
+        fault = faults.memory_limit(
+            faults.crashed(detail, f"the bot process {exit_text}"), self._memory_limit()
+        )
+        await self._restart(fault.detail)
+        return fault
+
+    def _memory_limit(self) -> tuple[int, bool] | None:
+        """(memory_mb, whether the whole bot ended) when the bot's memory limit ended
+        one of its processes since its start, else None: read before any restart."""
+        process = self.process
+        if process is None or process.sandbox is None or not process.memory_limit_hit():
+            return None
+        return process.sandbox.limits.memory_mb, not process.alive()
 
     async def _restart(self, why: str) -> None:
         """The one place a bot is started again: at most once per game."""

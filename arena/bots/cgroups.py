@@ -1,0 +1,373 @@
+"""A control group per started bot: limits on the bot as a whole, not per process.
+
+The kernel's per-process limits (prlimit) leave a bot free to fork and hoard: each
+process may hold `memory_mb`, shared memory and memfds count nowhere, and every
+process may spin a core. A cgroup of its own holds all of a bot's processes to one
+memory total (anonymous, shared, tmpfs and memfd pages alike), one count of
+processes, and a CPU quota with a weight equal for every bot.
+
+The bot's cgroups are made below the cgroup the arena itself is in (per controller,
+from /proc/self/cgroup), so the arena never touches a cgroup outside its own. cgroup
+v2 is used where the arena's cgroup hands the memory, cpu and pids controllers to its
+children; else cgroup v1's memory, cpu, cpuacct and pids hierarchies; else none, and
+`cgroup_problem` says why (the bots then have the per-process limits alone).
+
+A process joins before it execs: the command line is prefixed with a shell that
+writes its own pid into each cgroup.procs and then execs the bot's command (no
+`preexec_fn`: gRPC makes it unsafe), so every process of the bot is born inside.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import shlex
+import signal
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+MB = 1 << 20
+CFS_PERIOD_US = 100_000
+V1_SHARES = 1024  # cpu.shares of every bot: equal weights, none starves another
+V2_WEIGHT = 100
+V1_CONTROLLERS = ("memory", "cpu", "cpuacct", "pids")
+V2_CONTROLLERS = ("memory", "cpu", "pids")
+PREFIX = "arena-bot"
+
+
+@dataclass(frozen=True)
+class Hierarchy:
+    """Where the arena's own cgroups are: one folder per v1 controller, or one v2."""
+
+    version: int
+    folders: dict[str, Path]  # controller -> the arena's own cgroup folder
+
+    def parents(self) -> list[Path]:
+        """Each distinct folder once (co-mounted v1 controllers share one)."""
+        return list(dict.fromkeys(self.folders.values()))
+
+
+def _mounts() -> list[tuple[str, str, str, set[str]]]:
+    """(root, mount point, filesystem type, super options) of every cgroup mount."""
+    found = []
+    with open("/proc/self/mountinfo") as f:
+        for line in f:
+            before, _, after = line.partition(" - ")
+            fields, tail = before.split(), after.split()
+            if len(fields) < 5 or len(tail) < 3 or not tail[0].startswith("cgroup"):
+                continue
+            options = set(tail[2].split(","))
+            found.append((fields[3], fields[4].replace("\\040", " "), tail[0], options))
+    return found
+
+
+def _own_paths() -> dict[str, str]:
+    """The arena's cgroup per v1 controller name, and '' for the v2 hierarchy."""
+    paths: dict[str, str] = {}
+    with open("/proc/self/cgroup") as f:
+        for line in f:
+            _id, controllers, path = line.rstrip("\n").split(":", 2)
+            for name in controllers.split(",") if controllers else [""]:
+                paths[name] = path
+    return paths
+
+
+def _inside(mount_point: str, root: str, path: str) -> Path | None:
+    """The folder of cgroup `path` in a hierarchy mounted at `mount_point` from
+    `root`, or None when the mount does not show it."""
+    if root != "/" and not (path + "/").startswith(root.rstrip("/") + "/"):
+        return None
+    relative = os.path.relpath(path, root).removeprefix(".")
+    folder = Path(mount_point) / relative.lstrip("/")
+    return folder if folder.is_dir() else None
+
+
+def _v2(mounts, own) -> tuple[Hierarchy | None, str]:
+    for root, point, kind, _options in mounts:
+        if kind != "cgroup2" or "" not in own:
+            continue
+        folder = _inside(point, root, own[""])
+        if folder is None:
+            return None, f"the arena's cgroup v2 is not visible under {point}"
+        try:
+            delegated = set((folder / "cgroup.subtree_control").read_text().split())
+        except OSError as err:
+            return None, f"cgroup v2 cannot be read ({err})"
+        missing = [c for c in V2_CONTROLLERS if c not in delegated]
+        if not os.access(folder, os.W_OK):
+            return None, f"the arena may not make cgroups in {folder}"
+        if missing and not _delegate(folder, missing):
+            return None, (
+                f"cgroup v2 at {folder} does not hand its children the "
+                f"{', '.join(missing)} controller(s), and the arena cannot enable them "
+                "there (it must be alone in its cgroup to move into a leaf of it)"
+            )
+        return Hierarchy(2, dict.fromkeys(V2_CONTROLLERS, folder)), ""
+    return None, "no cgroup v2 hierarchy is mounted"
+
+
+def _delegate(folder: Path, missing: list[str]) -> bool:
+    """Enable `missing` for the children of the arena's own v2 cgroup `folder`. A v2
+    cgroup with processes in it cannot hand controllers to children, so the arena,
+    when it is alone there (a cgroup delegated to it, e.g. systemd's Delegate=yes),
+    first moves itself into a leaf below (`referee-PID`); everything stays inside its
+    own cgroup. False, changing nothing it cannot undo, when that cannot be done."""
+    try:
+        available = set((folder / "cgroup.controllers").read_text().split())
+        alone = (folder / "cgroup.procs").read_text().split() == [str(os.getpid())]
+    except OSError:
+        return False
+    if not alone or any(c not in available for c in missing):
+        return False
+    leaf = folder / f"referee-{os.getpid()}"
+    try:
+        leaf.mkdir(exist_ok=True)
+        _write(leaf / "cgroup.procs", str(os.getpid()))
+        _write(folder / "cgroup.subtree_control", " ".join(f"+{c}" for c in missing))
+    except OSError:
+        with contextlib.suppress(OSError):  # back where it was
+            _write(folder / "cgroup.procs", str(os.getpid()))
+            leaf.rmdir()
+        return False
+    return True
+
+
+def _v1(mounts, own) -> tuple[Hierarchy | None, str]:
+    folders: dict[str, Path] = {}
+    for name in V1_CONTROLLERS:
+        for root, point, kind, options in mounts:
+            if kind == "cgroup" and name in options and name in own:
+                folder = _inside(point, root, own[name])
+                if folder is not None:
+                    folders[name] = folder
+                break
+        if name not in folders:
+            return None, f"no cgroup v1 {name} controller holds the arena's cgroup"
+        if not os.access(folders[name], os.W_OK):
+            return None, f"the arena may not make cgroups in {folders[name]}"
+    return Hierarchy(1, folders), ""
+
+
+@functools.cache
+def hierarchy() -> Hierarchy | None:
+    """The cgroups to make bots' cgroups in, or None (`cgroup_problem` says why)."""
+    return _detect()[0]
+
+
+@functools.cache
+def cgroup_problem() -> str | None:
+    """Why bots get no cgroup of their own here, in plain words; None when they do."""
+    return _detect()[1] or None
+
+
+@functools.cache
+def _detect() -> tuple[Hierarchy | None, str]:
+    try:
+        mounts, own = _mounts(), _own_paths()
+    except (OSError, ValueError) as err:
+        return None, f"the cgroups of this process cannot be read ({err})"
+    found, why2 = _v2(mounts, own)
+    if found:
+        return found, ""
+    found, why1 = _v1(mounts, own)
+    if found:
+        return found, ""
+    return None, f"{why2}, and {why1}"
+
+
+def _write(path: Path, value: str) -> None:
+    with open(path, "w") as f:
+        f.write(value)
+
+
+class BotCgroup:
+    """The cgroup (one folder per v1 controller) of one started bot process."""
+
+    def __init__(self, where: Hierarchy, name: str) -> None:
+        self.version = where.version
+        self.name = name
+        self.folders = {c: parent / name for c, parent in where.folders.items()}
+        self._cpu_fd = -1
+        self.memory_mb = 0
+
+    @classmethod
+    def create(
+        cls, name: str, memory_mb: int, processes: int, cpus: float
+    ) -> BotCgroup | None:
+        """A new cgroup with these limits, or None where there are no cgroups to have.
+        OSError when one cannot be made where they can (the bot is then not started)."""
+        where = hierarchy()
+        if where is None:
+            return None
+        _sweep_stale()
+        group = cls(where, name)
+        try:
+            group._make(memory_mb, processes, cpus)
+        except OSError:
+            group.remove()
+            raise
+        return group
+
+    def _make(self, memory_mb: int, processes: int, cpus: float) -> None:
+        self.memory_mb = memory_mb
+        for folder in dict.fromkeys(self.folders.values()):
+            folder.mkdir(exist_ok=True)
+        limit = str(memory_mb * MB)
+        quota = max(1000, round(cpus * CFS_PERIOD_US))
+        memory, cpu, pids = (self.folders[c] for c in ("memory", "cpu", "pids"))
+        if self.version == 2:
+            _write(memory / "memory.max", limit)
+            with contextlib.suppress(OSError):  # no swap configured: nothing to bound
+                _write(memory / "memory.swap.max", "0")
+            with contextlib.suppress(OSError):  # the whole bot ends together
+                _write(memory / "memory.oom.group", "1")
+            _write(pids / "pids.max", str(processes))
+            _write(cpu / "cpu.max", f"{quota} {CFS_PERIOD_US}")
+            _write(cpu / "cpu.weight", str(V2_WEIGHT))
+            self._cpu_fd = os.open(cpu / "cpu.stat", os.O_RDONLY | os.O_CLOEXEC)
+            return
+        _write(memory / "memory.limit_in_bytes", limit)
+        if (memory / "memory.memsw.limit_in_bytes").exists():  # memory and swap in all
+            _write(memory / "memory.memsw.limit_in_bytes", limit)
+        with contextlib.suppress(OSError):  # never swap a bot out to stay under its limit
+            _write(memory / "memory.swappiness", "0")
+        _write(pids / "pids.max", str(processes))
+        _write(cpu / "cpu.cfs_period_us", str(CFS_PERIOD_US))
+        _write(cpu / "cpu.cfs_quota_us", str(quota))
+        _write(cpu / "cpu.shares", str(V1_SHARES))
+        self._cpu_fd = os.open(
+            self.folders["cpuacct"] / "cpuacct.usage", os.O_RDONLY | os.O_CLOEXEC
+        )
+
+    def join_argv(self, argv: list[str]) -> list[str]:
+        """`argv` behind a shell that puts itself into this cgroup, then execs it: every
+        process of the bot is born inside. Exit code 125 if it cannot join."""
+        procs = " ".join(
+            shlex.quote(str(f / "cgroup.procs")) for f in dict.fromkeys(self.folders.values())
+        )
+        script = f'for p in {procs}; do echo $$ > "$p" || exit 125; done; exec "$@"'
+        return ["/bin/sh", "-c", script, "sh", *argv]
+
+    def cpu_seconds(self) -> float | None:
+        """The CPU time of every process of the bot so far (one pread of a file kept
+        open), or None once the cgroup is gone."""
+        if self._cpu_fd < 0:
+            return None
+        try:
+            data = os.pread(self._cpu_fd, 4096, 0)
+        except OSError:
+            return None
+        if self.version == 1:
+            return int(data) / 1e9
+        for line in data.splitlines():
+            if line.startswith(b"usage_usec "):
+                return int(line.split()[1]) / 1e6
+        return None
+
+    def memory_limit_hit(self) -> bool:
+        """Whether the kernel ended a process of the bot for its memory limit."""
+        name = "memory.events" if self.version == 2 else "memory.oom_control"
+        try:
+            text = (self.folders["memory"] / name).read_text()
+        except OSError:
+            return False
+        for line in text.splitlines():
+            key, _, value = line.partition(" ")
+            if key == "oom_kill":
+                return int(value) > 0
+        return False
+
+    def memory_peak_bytes(self) -> int | None:
+        """The most memory the bot's processes held at once (None where not known)."""
+        name = "memory.peak" if self.version == 2 else "memory.max_usage_in_bytes"
+        try:
+            return int((self.folders["memory"] / name).read_text())
+        except (OSError, ValueError):
+            return None
+
+    def pids(self) -> set[int]:
+        found: set[int] = set()
+        for folder in dict.fromkeys(self.folders.values()):
+            with contextlib.suppress(OSError, ValueError):
+                found |= {int(p) for p in (folder / "cgroup.procs").read_text().split()}
+        return found
+
+    def remove(self) -> None:
+        """SIGKILL whatever is left in the cgroup, then remove it (bounded: a process
+        that will not die within about a second leaves the folder behind)."""
+        if self._cpu_fd >= 0:
+            os.close(self._cpu_fd)
+            self._cpu_fd = -1
+        _kill_and_remove(list(dict.fromkeys(self.folders.values())))
+
+
+def _kill_and_remove(folders: list[Path]) -> None:
+    for _ in range(100):
+        left = False
+        for folder in folders:
+            try:
+                pids = (folder / "cgroup.procs").read_text().split()
+            except FileNotFoundError:
+                continue
+            except OSError:
+                pids = []
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError, PermissionError, ValueError):
+                    os.kill(int(pid), signal.SIGKILL)
+            try:
+                folder.rmdir()
+            except FileNotFoundError:
+                pass
+            except OSError:
+                left = True
+        if not left:
+            return
+        time.sleep(0.01)
+
+
+def cgroup_name(bot_id: str) -> str:
+    """A name no other arena process can take: this process's pid namespace and pid
+    (which also tell `_sweep_stale` whose it was) and the bot's own id."""
+    return f"{PREFIX}-{_namespace()}-{os.getpid()}-{bot_id}"
+
+
+@functools.cache
+def _namespace() -> int:
+    try:
+        return os.stat("/proc/self/ns/pid").st_ino
+    except OSError:
+        return 0
+
+
+@functools.cache
+def _sweep_stale() -> None:
+    """Once per process: remove the bot cgroups an arena of this pid namespace left
+    when it was killed (its pid is gone). Those of live arenas, and of arenas in other
+    namespaces (whose pids cannot be checked from here), are left alone."""
+    where = hierarchy()
+    if where is None:
+        return
+    mine = f"{PREFIX}-{_namespace()}-"
+    stale: dict[str, list[Path]] = {}
+    for parent in where.parents():
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(parent):
+                if not entry.name.startswith(mine) or not entry.is_dir():
+                    continue
+                pid = entry.name[len(mine) :].split("-", 1)[0]
+                if pid.isdigit() and not _alive(int(pid)):
+                    stale.setdefault(entry.name, []).append(Path(entry.path))
+    for folders in stale.values():
+        _kill_and_remove(folders)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
