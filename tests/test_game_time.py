@@ -42,3 +42,35 @@ def test_game_time_is_checked_like_every_time_limit() -> None:
         RemoteSettings(game_time=-1.0)
     with pytest.raises(ConfigError, match="game_time"):
         RemoteSettings(game_time=float("nan"))
+
+
+def _play(tmp_path: Path, bot: str, settings: RemoteSettings):
+    from arena.bots.sandbox import Sandbox
+
+    specs = [f"python {THINKER} {bot}", "builtin:first", "builtin:random", "builtin:first"]
+    with started_players(
+        specs, "trix", GAME.options_dict(OPTIONS), settings, tmp_path, sandbox=Sandbox()
+    ) as players:
+        result = play_game(GAME, players, "clock", OPTIONS, RefereeSettings(max_faults=3))
+        cpu = list(players[0].cpu_latencies)
+    return [f for f in result.faults if f.seat == 0], cpu, result
+
+
+def test_with_clock_cpu_a_sleeping_bot_is_not_charged_and_a_spinning_one_is(tmp_path) -> None:
+    """clock = "cpu" (docs/sandbox.md): the limit is on the bot's own CPU time, read
+    from its cgroup; the wall time is capped at 3 x the limit."""
+    on_cpu = RemoteSettings(move_timeout=0.1, startup_timeout=10.0, clock="cpu")
+    faults, cpu, result = _play(tmp_path / "sleeps", "0.15 --first 8", on_cpu)
+    assert faults == [] and cpu and max(cpu) < 0.1  # 0.15 s asleep: under 3 x 0.1 s wall
+    assert result.replay["think"][0]["cpu_ms"][0] is not None
+    faults, _, _ = _play(tmp_path / "spins", "0.25 --spin --first 3", on_cpu)
+    assert faults and {f.kind for f in faults} == {"timeout"}
+    assert "of CPU time on the decision, more than its 0.100 s (clock = cpu" in faults[0].detail
+    on_wall = RemoteSettings(move_timeout=0.1, startup_timeout=10.0)
+    faults, _, _ = _play(tmp_path / "wall", "0.15 --first 3", on_wall)
+    assert faults and "no answer within 0.100 s" in faults[0].detail  # the wall clock
+
+
+def test_the_clock_must_be_wall_or_cpu() -> None:
+    with pytest.raises(ConfigError, match="clock"):
+        RemoteSettings(clock="sundial")

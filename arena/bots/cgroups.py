@@ -147,6 +147,12 @@ def _v1(mounts, own) -> tuple[Hierarchy | None, str]:
             return None, f"no cgroup v1 {name} controller holds the arena's cgroup"
         if not os.access(folders[name], os.W_OK):
             return None, f"the arena may not make cgroups in {folders[name]}"
+    for root, point, kind, options in mounts:  # optional: pauses a bot between its games
+        if kind == "cgroup" and "freezer" in options and "freezer" in own:
+            folder = _inside(point, root, own["freezer"])
+            if folder is not None and os.access(folder, os.W_OK):
+                folders["freezer"] = folder
+            break
     return Hierarchy(1, folders), ""
 
 
@@ -287,6 +293,24 @@ class BotCgroup:
         except (OSError, ValueError):
             return None
 
+    def freeze(self, frozen: bool) -> bool:
+        """Pause (or resume) every process of the bot: a bot kept alive between its
+        games (arena/bots/rotation_pool.py) uses no CPU while it is not playing, so an
+        entrant with several processes alive runs one at a time. False where the
+        machine cannot freeze (no v1 freezer controller)."""
+        if self.version == 2:
+            target, value = self.folders["cpu"] / "cgroup.freeze", "1" if frozen else "0"
+        elif "freezer" in self.folders:
+            target = self.folders["freezer"] / "freezer.state"
+            value = "FROZEN" if frozen else "THAWED"
+        else:
+            return False
+        try:
+            _write(target, value)
+        except OSError:
+            return False
+        return True
+
     def pids(self) -> set[int]:
         found: set[int] = set()
         for folder in dict.fromkeys(self.folders.values()):
@@ -304,6 +328,11 @@ class BotCgroup:
 
 
 def _kill_and_remove(folders: list[Path]) -> None:
+    for folder in folders:  # a frozen process takes no signal: thaw it first
+        for name, value in (("freezer.state", "THAWED"), ("cgroup.freeze", "0")):
+            with contextlib.suppress(OSError):
+                if (folder / name).exists():
+                    _write(folder / name, value)
     for _ in range(100):
         left = False
         for folder in folders:

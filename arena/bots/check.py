@@ -73,6 +73,7 @@ class CheckReport:
     games: int = 0
     decisions: int = 0
     latencies: list[float] = field(default_factory=list)
+    cpu_latencies: list[float] = field(default_factory=list)  # its own CPU per decision
     faults: Counter[str] = field(default_factory=Counter)
     fault_details: list[str] = field(default_factory=list)
     contracts_seen: set[str] = field(default_factory=set)
@@ -138,7 +139,17 @@ class CheckReport:
         if self.latencies:
             median = statistics.median(self.latencies) * 1000
             p95, worst = self.latency(0.95) * 1000, max(self.latencies) * 1000
-            out.append(f"latency: median {median:.2f} ms, p95 {p95:.2f} ms, max {worst:.2f} ms")
+            out.append(
+                f"latency (wall): median {median:.2f} ms, p95 {p95:.2f} ms, max {worst:.2f} ms"
+            )
+        if self.cpu_latencies:
+            cpu = sorted(self.cpu_latencies)
+            median, worst = statistics.median(cpu) * 1000, cpu[-1] * 1000
+            p95 = cpu[min(len(cpu) - 1, int(0.95 * len(cpu)))] * 1000
+            out.append(
+                f"think time (the bot's CPU): median {median:.2f} ms, p95 {p95:.2f} ms, "
+                f"max {worst:.2f} ms"
+            )
         gaps = self.gaps()
         missing_c = [c for c in self.contracts_needed if c not in self.contracts_seen]
         missing_k = [k for k in self.kinds_needed if k not in self.kinds_seen]
@@ -222,6 +233,7 @@ def check_bot(
                     break
             if isinstance(bot, RemotePlayer):
                 report.latencies = list(bot.latencies)
+                report.cpu_latencies = list(bot.cpu_latencies)
             report.decisions = len(report.latencies) + sum(report.faults.values())
     except Exception as err:  # the bot could not be started or refused the handshake
         if report.games:

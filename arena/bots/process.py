@@ -269,6 +269,11 @@ class BotProcess:
         None without a cgroup: cheap enough to read around every decision."""
         return self.cgroup.cpu_seconds() if self.cgroup is not None else None
 
+    def freeze(self, frozen: bool) -> bool:
+        """Pause (True) or resume (False) every process of the bot, through its
+        cgroup; False where that cannot be done (no cgroup, or no freezer)."""
+        return self.cgroup is not None and self.cgroup.freeze(frozen)
+
     def memory_limit_hit(self) -> bool:
         """Whether the bot's memory limit (its cgroup's) ended one of its processes
         since its start."""

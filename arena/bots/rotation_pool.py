@@ -133,6 +133,18 @@ class RotationPool:
             if seat not in keep:
                 _close(self._players.pop(seat))
 
+    def activate(self, players: Sequence[Player]) -> None:
+        """Before a game: thaw `players` (its seats) and freeze every other pooled bot,
+        so that each entrant has at most one process running per worker, whatever
+        its number of rotation slots: its CPU quota and weight are those of one bot."""
+        active = {id(player) for player in players}
+        for player in self._players.values():
+            if isinstance(player, RemotePlayer) and id(player) not in active:
+                player.pause(True)
+        for player in players:
+            if isinstance(player, RemotePlayer):
+                player.pause(False)
+
     def forget(self, seats: Sequence[Seat]) -> None:
         """End these players: the next match that wants them gets fresh processes (a
         match played again must meet bots that have not seen its deals)."""

@@ -124,7 +124,7 @@ def play_session(request: SessionRequest) -> Iterator[GamePlayed | MatchPlayed]:
             started = time.monotonic()
             for rotation, seating, result in match_games(
                 game, rosters[0], names, game_seed(request.key, seed), options,
-                request.referee, rotation_players=rosters,
+                request.referee, rotation_players=rosters, before_game=pool.activate,
             ):  # fmt: skip
                 match.games.append(result)
                 match.seatings.append(seating)

@@ -65,6 +65,19 @@ def bench_league(
     typer.echo(render_league(measure(matches, workers, repeats=repeats), workers))
 
 
+@command(bench_app, "fairness")
+def bench_fairness(
+    matches: Annotated[int, typer.Option(min=1, help="Matches per league (4 games each).")] = 8,
+    workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 2,
+) -> None:
+    """Calm bots with and without a CPU hog among them, at move_timeout 1.0 and 0.1 s:
+    the calm bots' timeouts, and their matches' wall time against the calm league's."""
+    from arena.bench.fairness import bench_fairness as measure
+    from arena.bench.fairness import render_fairness
+
+    typer.echo(render_fairness(measure(matches, workers=workers), workers))
+
+
 @command(bench_app, "rating")
 def bench_rating(
     seeds: Annotated[int, typer.Option(min=1, help="Independent league seeds.")] = 100,

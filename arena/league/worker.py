@@ -137,6 +137,7 @@ def play_scheduled_match(
             result = play_match(
                 game, rosters[0], list(match.entrants), seed, config.options, settings,
                 rotations=config.rotations, rotation_players=rosters,
+                before_game=pool.activate,
             )  # fmt: skip
             overloaded = any(f.overload for g in result.games for f in g.faults)
             if not overloaded or replays >= OVERLOAD_REPLAYS:

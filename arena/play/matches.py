@@ -60,16 +60,20 @@ def match_games(
     settings: RefereeSettings | None = None,
     rotations: str = "cyclic",
     rotation_players: Sequence[Sequence[Player]] | None = None,
+    before_game: Callable[[Sequence[Player]], None] | None = None,
 ) -> Iterator[tuple[int, tuple[int, ...], GameResult]]:
     """The games of one seat-rotated match as each ends: (rotation, seating, result),
     one game per seating, all on `seed`.
 
     `rotation_players[r]` (by bot index) plays rotation r instead of `players`: a
     player per rotation, so that no bot process meets the match's deals twice
-    (arena/bots/rotation_pool.py)."""
+    (arena/bots/rotation_pool.py). `before_game` is told each game's players before it
+    starts (the pool thaws them and freezes the others)."""
     for index, seating in enumerate(seatings(game.seats, rotations)):
         roster = rotation_players[index] if rotation_players is not None else players
         seated = [roster[b] for b in seating]
+        if before_game is not None:
+            before_game(seated)
         outcome = play_game(
             game, seated, seed, options, settings, names=[names[b] for b in seating]
         )
@@ -86,12 +90,14 @@ def play_match(
     rotations: str = "cyclic",
     on_game: Callable[[int, tuple[int, ...], GameResult], None] | None = None,
     rotation_players: Sequence[Sequence[Player]] | None = None,
+    before_game: Callable[[Sequence[Player]], None] | None = None,
 ) -> MatchResult:
     """Play one seat-rotated match: one game per seating, all on `seed`."""
     result = MatchResult(seed, list(names))
     for index, seating, outcome in match_games(
-        game, players, names, seed, options, settings, rotations, rotation_players
-    ):
+        game, players, names, seed, options, settings, rotations, rotation_players,
+        before_game,
+    ):  # fmt: skip
         result.games.append(outcome)
         result.seatings.append(seating)
         if on_game is not None:

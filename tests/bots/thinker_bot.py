@@ -1,9 +1,10 @@
 """A bot that thinks SECONDS on every decision, then plays the first legal action.
 
-    python tests/bots/thinker_bot.py SECONDS
+    python tests/bots/thinker_bot.py SECONDS [--spin] [--first N]
 
 It writes `asked N` to its log at each decision, for tests of the per-game budget
-(`game_time`): a bot that uses most of move_timeout on every decision.
+(`game_time`) and the clocks: it sleeps SECONDS (no CPU), or with --spin computes for
+them (CPU all the way); with --first N only at its first N decisions.
 """
 
 import sys
@@ -12,6 +13,8 @@ import time
 from arena.sdk import Bot, serve
 
 SECONDS = float(sys.argv[1])
+SPIN = "--spin" in sys.argv[2:]
+FIRST = int(sys.argv[sys.argv.index("--first") + 1]) if "--first" in sys.argv else 10**9
 
 
 class Thinker(Bot):
@@ -24,7 +27,14 @@ class Thinker(Bot):
     def act(self, turn):
         self.asked += 1
         print(f"asked {self.asked}", flush=True)
-        time.sleep(SECONDS)
+        if self.asked > FIRST:
+            return 0
+        if SPIN:
+            end = time.thread_time() + SECONDS
+            while time.thread_time() < end:
+                pass
+        else:
+            time.sleep(SECONDS)
         return 0
 
 

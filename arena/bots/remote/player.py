@@ -78,6 +78,7 @@ class RemotePlayer:
         self._unanswered: tuple[int, float] | None = None  # see `_timed_out`
         self._late_ids: set[int] = set()  # this game's decisions that timed out unanswered
         self._restarts = 0
+        self._paused = False
         self._dead: BotFault | None = None
         self._bank = 0.0
         self._game_left = math.inf  # what is left of settings.game_time in this game
@@ -130,6 +131,14 @@ class RemotePlayer:
     def mark_start_failure(self, err: Exception) -> None:
         """The bot could not start: every decision of this match is a fallback move."""
         self._dead = faults.start_failure(err, self.settings.startup_timeout)
+
+    def pause(self, paused: bool) -> None:
+        """Freeze (or thaw) the bot's processes between its games: a pooled bot that
+        is not playing uses no CPU (arena/bots/rotation_pool.py). Nothing happens for a
+        bot the referee did not start, or where processes cannot be frozen."""
+        if self.process is not None and self._paused != paused:
+            self._paused = paused
+            self.process.freeze(paused)
 
     def start_failed(self) -> bool:
         """Whether the bot could not start (and so plays fallback moves)."""
