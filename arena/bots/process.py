@@ -340,6 +340,8 @@ class BotProcess:
         process = self.process
         if process is None:
             return
+        if self.cgroup is not None:
+            self.cgroup.freeze(False)  # a frozen process takes no signal, not even SIGKILL
         pid = process.pid
         everyone: set[int] = set()
         for sig in (signal.SIGTERM, signal.SIGKILL):
@@ -469,6 +471,8 @@ def kill_all_now() -> None:
         pid = bot.pid
         if pid <= 0:
             continue
+        if bot.cgroup is not None:
+            bot.cgroup.freeze(False)  # a frozen process takes no signal
         victims = bot._victims()
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(pid, signal.SIGKILL)

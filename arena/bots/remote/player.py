@@ -443,6 +443,7 @@ class RemotePlayer:
 
     def close(self) -> None:
         """End the transport, the channel, and (if the referee started it) the bot."""
+        self.pause(False)  # a frozen bot could not take the end of its channel
         if self._transport is not None:
             self._transport.close()
             self._transport = None
