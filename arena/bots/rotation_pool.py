@@ -24,10 +24,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.bots.remote.handshake import BotStartError
 from arena.bots.remote.player import RemotePlayer
-from arena.bots.spec import slug, spec_slug
-from arena.errors import ConfigError
+from arena.bots.spec import slug, spec_slug, start_together
 from arena.play.referee import Player
 
 DEFAULT_CAPACITY = 64  # processes kept per worker: 16 entrants x 4 rotations of Trix
@@ -94,28 +92,9 @@ class RotationPool:
         return [[self._players[seat] for seat in rotation] for rotation in seats]
 
     def _start(self, players: list[Player]) -> None:
-        """Launch every new external bot, then shake hands with each: they start in
-        parallel. A bot that cannot start plays fallback moves for this match (a
-        `start-failure` fault each), unless the pool was told not to tolerate it."""
-        remote = [p for p in players if isinstance(p, RemotePlayer)]
-        failed: set[int] = set()
-        for player in remote:
-            try:
-                player.launch()
-            except ConfigError as err:
-                if not self._tolerate:
-                    raise
-                player.mark_start_failure(err)
-                failed.add(id(player))
-        for player in remote:
-            if id(player) in failed:
-                continue
-            try:
-                player.connect(self._game, self._options)
-            except (BotStartError, ConfigError) as err:
-                if not self._tolerate:
-                    raise
-                player.mark_start_failure(err)
+        """Start the new bots together (`start_together`); one that cannot start plays
+        fallback moves for this match, unless the pool was told not to tolerate it."""
+        start_together(players, self._game, self._options, self._tolerate)
 
     def _retry_start_failure(self, player: Player) -> None:
         """A pooled bot that could not start in an earlier match gets one more start at

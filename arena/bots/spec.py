@@ -163,6 +163,33 @@ def unique_names(names: list[str]) -> list[str]:
     return out
 
 
+def start_together(
+    players: Sequence[Player], game: str, options: Mapping[str, Any], tolerate: bool
+) -> None:
+    """Launch every external bot of `players`, then shake hands with each: they start
+    in parallel. With `tolerate` (leagues), a bot that cannot start is marked so (its
+    seat plays fallback moves, a `start-failure` fault each); otherwise it is an error."""
+    remote = [p for p in players if isinstance(p, RemotePlayer)]
+    failed: set[int] = set()
+    for player in remote:
+        try:
+            player.launch()
+        except ConfigError as err:  # the command cannot be started at all
+            if not tolerate:
+                raise
+            player.mark_start_failure(err)
+            failed.add(id(player))
+    for player in remote:
+        if id(player) in failed:
+            continue
+        try:
+            player.connect(game, options)
+        except (BotStartError, ConfigError) as err:
+            if not tolerate:
+                raise
+            player.mark_start_failure(err)
+
+
 @contextmanager
 def started_players(
     specs: Sequence[str],
@@ -188,25 +215,7 @@ def started_players(
         for seat, spec in enumerate(specs):
             log = seat_log_path(log_dir, log_prefix, seat, spec)
             players.append(make_player(spec, settings, log, base_dir, sandbox))
-        remote = [p for p in players if isinstance(p, RemotePlayer)]
-        failed: set[int] = set()
-        for player in remote:
-            try:
-                player.launch()
-            except ConfigError as err:  # the command cannot be started at all
-                if not tolerate_start_failures:
-                    raise
-                player.mark_start_failure(err)
-                failed.add(id(player))
-        for player in remote:
-            if id(player) in failed:
-                continue
-            try:
-                player.connect(game, options)
-            except (BotStartError, ConfigError) as err:
-                if not tolerate_start_failures:
-                    raise
-                player.mark_start_failure(err)
+        start_together(players, game, options, tolerate_start_failures)
         yield players
     finally:
         for player in players:
