@@ -12,16 +12,19 @@ from arena.bots.sampler import SamplerPlayer
 from arena.bots.spec import started_players
 from arena.errors import ConfigError
 from arena.games import get_game
-from arena.play.referee import play_game
+from arena.play.referee import RefereeSettings, play_game
 from arena.strategies.greedy import GreedyBot
 
+# Both twins are asked every decision, forced ones too, as a table with a bot over gRPC
+# asks them (a bot's seeded choices follow its decision numbers).
+ASK_ALL = RefereeSettings(ask_forced=True)
 GAME = get_game("trix")
 SHORT = GAME.parse_options({"kingdoms": 1})
 
 
 def _replay(first_seat: object, seed: str) -> dict:
     players = [first_seat, *(make_builtin("random") for _ in range(3))]
-    return play_game(GAME, players, seed, SHORT).replay
+    return _without_think(play_game(GAME, players, seed, SHORT, ASK_ALL).replay)
 
 
 def test_builtin_greedy_plays_the_external_greedy_bots_game(tmp_path) -> None:
@@ -46,7 +49,9 @@ def test_builtin_sampler_plays_the_external_sampler_bots_game(tmp_path, game_nam
 
     def replay(first_seat: object) -> dict:
         others = [make_builtin("random") for _ in range(game.seats - 1)]
-        return play_game(game, [first_seat, *others], "twin-sampler", options).replay
+        return _without_think(
+            play_game(game, [first_seat, *others], "twin-sampler", options, ASK_ALL).replay
+        )
 
     with started_players(
         [command], game_name, game.options_dict(options),
@@ -79,3 +84,9 @@ def test_builtin_sampler_takes_a_budget_and_is_the_sdk_bot_in_process() -> None:
 def test_builtin_options_are_checked(spec, words) -> None:
     with pytest.raises(ConfigError, match=words):
         make_builtin(spec)
+
+
+def _without_think(replay: dict) -> dict:
+    """A replay without its think times: only a bot over gRPC is timed."""
+    replay.pop("think", None)
+    return replay

@@ -83,4 +83,4 @@ def test_a_game_against_a_python_bot_on_asyncios_own_loops(tmp_path: Path) -> No
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     game = json.loads(done.stdout.splitlines()[-1])
-    assert game["players"][0] == "random-py" and game["faults"] == 0
+    assert game["players"][0] == "random_bot" and game["faults"] == 0

@@ -127,11 +127,12 @@ def test_over_grpc_the_cli_prints_what_the_bot_was_sent(tmp_path) -> None:
     printed = json.loads(shown.output)
     sent = _spy_messages(record)
     assert len(sent) > 10 and len(printed) == len(sent)
+    wall = result.replay["think"][0]["wall_ms"]
     for request, decision in zip(sent, printed, strict=True):
         assert decision["decision"] == request.decision_id and decision["kind"] == request.kind
         assert decision["view"] == observation_dict(request.observation)
         assert decision["legal"] == [action_dict(a) for a in request.legal]
-        assert decision["ms"] is None
+        assert decision["ms"] == wall[request.decision_id - 1]  # the replay's think time
 
 
 def test_a_fallback_shows_the_fault_and_what_the_bot_answered(tmp_path) -> None:
@@ -150,6 +151,7 @@ def test_a_fallback_shows_the_fault_and_what_the_bot_answered(tmp_path) -> None:
     assert shown.exit_code == 0, shown.output
     assert f"decision 3: deal {fault.deal}, event {fault.event}, play" in shown.output
     assert "(the referee's fallback after a fault: illegal; the bot answered " in shown.output
-    assert '"hand": [' in shown.output and "time:   not recorded" in shown.output
+    ms = result.replay["think"][0]["wall_ms"][2]
+    assert '"hand": [' in shown.output and f"time:   {ms:.2f} ms" in shown.output
     refused = runner.invoke(app, ["replay", str(path), "--deal", "1"])
     assert refused.exit_code == 2 and "give --seat too" in refused.output

@@ -12,8 +12,6 @@ cgroup, such a hog made every match of a 2-core league 50 to 80 times slower and
 
 from __future__ import annotations
 
-import json
-import sqlite3
 import statistics
 import tempfile
 import time
@@ -74,19 +72,19 @@ def _league(
 
 
 def _figures(db_path: Path, move_timeout: float, hog: bool, seconds: float) -> FairnessRun:
-    db = sqlite3.connect(db_path)
+    from arena.league import store
+
+    db = store.open_existing(db_path)
     try:
-        rows = db.execute(
-            "SELECT entrants, seconds, overload_replays FROM matches ORDER BY idx"
-        ).fetchall()
-        timeouts = db.execute(
-            "SELECT COUNT(*) FROM faults WHERE kind = 'timeout' AND entrant != 'hog'"
-        ).fetchone()[0]
+        league_id, _ = store.league_id_by_name(db, "fair")
+        matches = store.match_records(db, league_id)
+        faults = store.fault_records(db, league_id)
     finally:
         db.close()
-    without = [s for entrants, s, _ in rows if "hog" not in json.loads(entrants)]
-    with_hog = [s for entrants, s, _ in rows if "hog" in json.loads(entrants)]
-    replays = sum(r or 0 for *_, r in rows)
+    timeouts = sum(f["kind"] == "timeout" and f["entrant"] != "hog" for f in faults)
+    without = [m["seconds"] for m in matches if "hog" not in m["entrants"]]
+    with_hog = [m["seconds"] for m in matches if "hog" in m["entrants"]]
+    replays = sum(m["overload_replays"] for m in matches)
     return FairnessRun(move_timeout, hog, seconds, timeouts, replays, without, with_hog)
 
 

@@ -9,13 +9,14 @@ one: the observation and the legal actions are exactly what the bot received as
 `turn.view` and `turn.legal`. Nothing of the view is derived here.
 
 A decision counts as asked as the referee counts it (`Fault.decision`, the request's
-`decision_id`): every decision with more than one legal action, except the fallbacks
-played unasked after `max_faults`. Forced moves (a single legal action) are played
-without asking and are left out. Replays keep no per-decision times.
+`decision_id`): every decision, except the fallbacks played unasked after `max_faults`;
+in a game with no bot over gRPC (its replay has no `think`), forced moves (a single
+legal action) were played without asking and are left out too.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from arena.wire.codec import WireCodec
 from arena.wire.messages import action_dict, observation_dict
 from arena.wire.v1 import bot_pb2 as pb
 
-NOT_RECORDED = "not recorded (replays keep no per-decision times)"
+NOT_RECORDED = "not recorded (a bot inside the referee is not timed)"
 
 
 class NotInGame(ConfigError):
@@ -50,6 +51,8 @@ class SeatDecision:
     answer: dict[str, Any]  # the action played, as a replay event without its seat
     fallback: str  # the fault kind when the referee played the fallback, else ""
     fault: Mapping[str, Any] | None  # the replay's fault record of this decision
+    ms: float | None = None  # its wall time, from the replay's `think` (None: not kept)
+    cpu_ms: float | None = None  # and the bot's own CPU time (None: not kept)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -62,7 +65,8 @@ class SeatDecision:
             "answer": self.answer,
             "fallback": self.fallback or None,
             "fault": dict(self.fault) if self.fault else None,
-            "ms": None,
+            "ms": self.ms,
+            "cpu_ms": self.cpu_ms,
         }
 
 
@@ -91,11 +95,13 @@ def seat_decisions(
     state = game.new_game(str(replay["seed"]), options)
     out: list[SeatDecision] = []
     asked = 0
+    forced_asked = "think" in replay  # a table with a bot over gRPC asks forced moves too
     while state.to_move >= 0:
         index, at = state.deal_index, len(state.events)
         event = _event(deals, index, at)
         action = _action(game, state, event, index, at)
-        if state.to_move == seat and len(state.legal) > 1 and event.get("auto") != MAX_FAULTS_MARK:
+        choice = forced_asked or len(state.legal) > 1
+        if state.to_move == seat and choice and event.get("auto") != MAX_FAULTS_MARK:
             asked += 1
             if (deal is None or deal == index + 1) and (decision is None or decision == asked):
                 out.append(_decision(game, codec, state, seat, asked, event, faults))
@@ -105,7 +111,7 @@ def seat_decisions(
             f"--decision {decision}: seat {seat} was asked decisions 1 to {asked} in this game"
             + (f", none of them numbered {decision} in deal {deal}" if deal is not None else "")
         )
-    return out
+    return _with_times(replay, seat, asked, out)
 
 
 def _event(deals: list[Any], index: int, at: int) -> Mapping[str, Any]:
@@ -163,6 +169,29 @@ def _decision(
     )
 
 
+def _time_text(d: SeatDecision) -> str:
+    if d.ms is None:
+        return NOT_RECORDED
+    cpu = "" if d.cpu_ms is None else f", {d.cpu_ms:.2f} ms of the bot's CPU"
+    return f"{d.ms:.2f} ms{cpu}"
+
+
+def _with_times(
+    replay: Mapping[str, Any], seat: int, asked: int, decisions: list[SeatDecision]
+) -> list[SeatDecision]:
+    """The decisions with their think times from the replay's `think`, when it holds
+    one for each decision the seat was asked (a bot that was down for part of a game
+    was not timed then, and its times cannot be matched to decisions)."""
+    think = (replay.get("think") or [None] * (seat + 1))[seat]
+    if not think or len(think.get("wall_ms", [])) != asked:
+        return decisions
+    wall, cpu = think["wall_ms"], think["cpu_ms"]
+    return [
+        dataclasses.replace(d, ms=wall[d.number - 1], cpu_ms=cpu[d.number - 1])
+        for d in decisions
+    ]
+
+
 def seat_decisions_text(
     replay: Mapping[str, Any], seat: int, decisions: list[SeatDecision]
 ) -> str:
@@ -173,8 +202,8 @@ def seat_decisions_text(
     head = (
         f"seat {seat} ({players[seat]}) in the {replay['game']} game of seed "
         f"{replay['seed']!r}: {len(decisions)} decision{'s' if len(decisions) != 1 else ''} "
-        "shown, numbered as the requests' decision_id (forced moves, played without "
-        "asking, are left out)"
+        "shown, numbered as the requests' decision_id"
+        + ("" if "think" in replay else " (forced moves, played without asking, are left out)")
     )
     blocks = [head]
     for d in decisions:
@@ -189,7 +218,7 @@ def seat_decisions_text(
         ]
         if d.fault:
             lines.append(f"  fault:  {d.fault.get('kind')}: {d.fault.get('detail')}")
-        lines.append(f"  time:   {NOT_RECORDED}")
+        lines.append(f"  time:   {_time_text(d)}")
         lines.append("  view:   {")
         lines += [
             f"    {json.dumps(key)}: {json.dumps(value)}"

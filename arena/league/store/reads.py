@@ -226,3 +226,21 @@ def stored_deal_key(db: sqlite_utils.Database, league_id: int) -> str:
     existed (its deals come from its public seeds, arena/play/deal_keys.py)."""
     row = db.execute("SELECT deal_key FROM leagues WHERE id = ?", [league_id]).fetchone()
     return (row[0] if row else None) or ""
+
+
+def match_records(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any]]:
+    """The league's stored matches in schedule order: idx, entrants (a list), seconds
+    and overload_replays (0 for matches stored before migration 7)."""
+    replays = (
+        "COALESCE(overload_replays, 0)"
+        if "overload_replays" in db["matches"].columns_dict
+        else "0"
+    )
+    return [
+        {**row, "entrants": json.loads(row["entrants"])}
+        for row in db.query(
+            f"""SELECT idx, entrants, seconds, {replays} AS overload_replays FROM matches
+                WHERE league_id = ? ORDER BY idx""",
+            [league_id],
+        )
+    ]
