@@ -7,6 +7,7 @@ the budget is spent, and it is not asked again in that game.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -69,6 +70,7 @@ def test_with_clock_cpu_a_sleeping_bot_is_not_charged_and_a_spinning_one_is(tmp_
     on_wall = RemoteSettings(move_timeout=0.1, startup_timeout=10.0)
     faults, _, _ = _play(tmp_path / "wall", "0.15 --first 3", on_wall)
     assert faults and "no answer within 0.100 s" in faults[0].detail  # the wall clock
+    assert re.search(r"the bot used 0\.0\d\d s of CPU in those 0\.\d+ s", faults[0].detail)
 
 
 def test_the_clock_must_be_wall_or_cpu() -> None:

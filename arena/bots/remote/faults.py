@@ -51,6 +51,13 @@ def cpu_timeout(settings: RemoteSettings, bank: float, used: float) -> BotFault:
     return BotFault(FaultKind.TIMEOUT, detail, within, f"{used:.3f} s of CPU and no answer")
 
 
+def with_cpu(fault: BotFault, cpu: float, wall: float) -> BotFault:
+    """A timeout with the bot's own CPU time over the decision, so that its author can
+    tell a bot that thought too long from one that waited (a lock, a sleep, a hang)."""
+    detail = f"{fault.detail}; the bot used {cpu:.3f} s of CPU in those {wall:.3f} s"
+    return BotFault(fault.kind, detail[:500], fault.expected, fault.got, fault.overload)
+
+
 def overloaded(fault: BotFault, why: str) -> BotFault:
     """A timeout the machine caused: the same fault, saying so (its match is played
     again rather than charged to the bot, arena/league/worker.py)."""

@@ -241,6 +241,8 @@ class RemotePlayer:
                 if why:
                     fault = faults.overloaded(fault, why)
                     self.overloads.append(why)
+                elif cpu is not None:  # what it did with the time: thought, or waited
+                    fault = faults.with_cpu(fault, cpu, wall)
             raise self._timed_out(fault, asked) from None
         self._unanswered = None  # it answered: whatever it was busy with is done
         answered = time.monotonic()
