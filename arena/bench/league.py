@@ -31,28 +31,34 @@ class LeagueRun:
 
 def bench_league(
     matches: int = 24, workers: int = 2, lifecycles: tuple[str, ...] = ("match", "league"),
-    repeats: int = 2,
+    repeats: int = 2, kingdoms: int = 4, bot: str = RANDOM_BOT,
 ) -> list[LeagueRun]:
     """The league (`repeats` times each lifecycle, taking turns, so that a drift of the
-    machine's speed is shared): one `LeagueRun` per league played, in order."""
+    machine's speed is shared): one `LeagueRun` per league played, in order. Fewer
+    `kingdoms` make shorter games, in which a bot's start-up weighs more."""
     runs = []
     for _ in range(repeats):
         for lifecycle in lifecycles:
             with tempfile.TemporaryDirectory(prefix="arena-bench-league-") as name:
-                runs.append(_bench_league(Path(name), matches, workers, lifecycle))
+                runs.append(
+                    _bench_league(Path(name), matches, workers, lifecycle, kingdoms, bot)
+                )
     return runs
 
 
-def _bench_league(folder: Path, matches: int, workers: int, lifecycle: str) -> LeagueRun:
+def _bench_league(
+    folder: Path, matches: int, workers: int, lifecycle: str, kingdoms: int = 4,
+    bot: str = RANDOM_BOT,
+) -> LeagueRun:
     from arena.league.runner import run_league
 
     entrants = "".join(
-        f'\n[[entrant]]\nname = "random-{i}"\nbot = "{RANDOM_BOT}"\n' for i in range(4)
+        f'\n[[entrant]]\nname = "bot-{i}"\nbot = "{bot}"\n' for i in range(4)
     )
     league = folder / "bench.toml"
     league.write_text(
         '[league]\nname = "bench"\ngame = "trix"\nseed = 1\nschedule = "round-robin"\n'
-        f"rounds = {matches}\n" + entrants
+        f"rounds = {matches}\n\n[rules]\nkingdoms = {kingdoms}\n" + entrants
     )
     start = time.perf_counter()
     summary = run_league(league, folder / "bench.db", workers=workers, lifecycle=lifecycle)

@@ -55,6 +55,14 @@ def bench_league(
     matches: Annotated[int, typer.Option(min=1, help="Seat-rotated matches (4 games each).")] = 24,
     workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 2,
     repeats: Annotated[int, typer.Option(min=1, help="Leagues of each lifecycle, in turn.")] = 2,
+    kingdoms: Annotated[
+        int, typer.Option(min=1, max=4, help="Trix kingdoms a game (4: 20 deals; 1: 5).")
+    ] = 4,
+    bot: Annotated[
+        str,
+        typer.Option(help="The four entrants' bot command (absolute paths: the league is "
+                     "written in a temporary folder)."),
+    ] = "python -m arena.strategies.uniform",
 ) -> None:
     """A league of four external random bots into a fresh database: games per minute,
     everything included (bot start-up, storage, ratings), with the bots started for
@@ -62,7 +70,8 @@ def bench_league(
     from arena.bench.league import bench_league as measure
     from arena.bench.league import render_league
 
-    typer.echo(render_league(measure(matches, workers, repeats=repeats), workers))
+    runs = measure(matches, workers, repeats=repeats, kingdoms=kingdoms, bot=bot)
+    typer.echo(render_league(runs, workers))
 
 
 @command(bench_app, "fairness")
