@@ -3,6 +3,7 @@ an idle pooled bot is frozen (docs/sandbox.md, "Clocks a neighbour cannot steal"
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -59,5 +60,33 @@ def test_a_pooled_bot_that_is_not_playing_is_frozen(tmp_path) -> None:
         running = other.process.cpu_seconds() - running_start
         assert frozen < 0.05, f"a frozen bot used {frozen:.3f} s of CPU"
         assert running > 0.3  # the playing hog spins: the measure can see CPU
+    finally:
+        pool.close()
+
+
+def test_one_entrants_processes_share_one_cpu_quota(tmp_path) -> None:
+    """Two rotation slots of one hog, both running: together they get one core (the
+    entrant's cgroup group), not one each; the machine has two."""
+    import dataclasses
+
+    from arena.bots.cgroups import entrant_group
+
+    settings = RemoteSettings(startup_timeout=20.0)
+    sandbox = dataclasses.replace(Sandbox(), group=entrant_group(os.getpid(), "test-hog"))
+
+    def make(seat: Seat):
+        return make_player(seat.spec, settings, tmp_path / f"{seat.rotation}.log", ROOT, sandbox)
+
+    pool = RotationPool(make, "trix", {"kingdoms": 1}, tolerate_start_failures=False)
+    try:
+        [[first], [second]] = pool.match_players([[Seat("hog", HOG, 0)], [Seat("hog", HOG, 1)]])
+        pool.activate([first, second])
+        time.sleep(0.3)
+        before = first.process.cpu_seconds() + second.process.cpu_seconds()
+        started = time.monotonic()
+        time.sleep(1.5)
+        used = first.process.cpu_seconds() + second.process.cpu_seconds() - before
+        cores = used / (time.monotonic() - started)
+        assert 0.5 < cores < 1.25, f"the entrant's two processes used {cores:.2f} cores"
     finally:
         pool.close()

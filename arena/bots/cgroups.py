@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import os
 import shlex
 import signal
@@ -191,24 +192,32 @@ def _write(path: Path, value: str) -> None:
 class BotCgroup:
     """The cgroup (one folder per v1 controller) of one started bot process."""
 
-    def __init__(self, where: Hierarchy, name: str) -> None:
+    def __init__(self, where: Hierarchy, name: str, group: str = "") -> None:
         self.version = where.version
         self.name = name
-        self.folders = {c: parent / name for c, parent in where.folders.items()}
+        self.group = group
+        below = Path(group) / name if group else Path(name)
+        self.folders = {c: parent / below for c, parent in where.folders.items()}
         self._cpu_fd = -1
         self.memory_mb = 0
 
     @classmethod
     def create(
-        cls, name: str, memory_mb: int, processes: int, cpus: float
+        cls, name: str, memory_mb: int, processes: int, cpus: float, group: str = ""
     ) -> BotCgroup | None:
         """A new cgroup with these limits, or None where there are no cgroups to have.
-        OSError when one cannot be made where they can (the bot is then not started)."""
+        OSError when one cannot be made where they can (the bot is then not started).
+
+        `group` (an `entrant_group` name): the cgroup is made inside it, and the group
+        holds the CPU quota of all its members together: the processes one entrant has
+        alive at once (a process per rotation slot, in every worker) share one `cpus`."""
         where = hierarchy()
         if where is None:
             return None
         _sweep_stale()
-        group = cls(where, name)
+        if group:
+            _make_group(where, group, cpus)
+        group = cls(where, name, group)
         try:
             group._make(memory_mb, processes, cpus)
         except OSError:
@@ -325,9 +334,44 @@ class BotCgroup:
             os.close(self._cpu_fd)
             self._cpu_fd = -1
         _kill_and_remove(list(dict.fromkeys(self.folders.values())))
+        if self.group:  # the last member out removes its group
+            for folder in dict.fromkeys(f.parent for f in self.folders.values()):
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
+
+
+def entrant_group(owner: int, key: str) -> str:
+    """The cgroup group of one entrant of one run: the same name in every worker of the
+    run (`owner` is the run's main process), so that all the entrant's processes share
+    its CPU quota; `_sweep_stale` removes it once `owner` is gone."""
+    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
+    return f"{PREFIX}-{_namespace()}-{owner}-group-{digest}"
+
+
+def _make_group(where: Hierarchy, group: str, cpus: float) -> None:
+    """The group's folders (made by the first member, then kept) and its CPU quota and
+    weight: those of one bot, for all its members together."""
+    quota = max(1000, round(cpus * CFS_PERIOD_US))
+    for folder in where.parents():
+        (folder / group).mkdir(exist_ok=True)
+    cpu = where.folders["cpu"] / group
+    if where.version == 2:
+        with contextlib.suppress(OSError):  # its members need the controllers
+            _write(cpu / "cgroup.subtree_control", "+memory +cpu +pids")
+        _write(cpu / "cpu.max", f"{quota} {CFS_PERIOD_US}")
+        _write(cpu / "cpu.weight", str(V2_WEIGHT))
+        return
+    _write(cpu / "cpu.cfs_period_us", str(CFS_PERIOD_US))
+    _write(cpu / "cpu.cfs_quota_us", str(quota))
+    _write(cpu / "cpu.shares", str(V1_SHARES))
 
 
 def _kill_and_remove(folders: list[Path]) -> None:
+    nested = [  # a group's members first, then the group (rmdir wants it empty)
+        Path(root) for folder in folders if folder.is_dir()
+        for root, _, _ in os.walk(folder, topdown=False) if Path(root) != folder
+    ]  # fmt: skip
+    folders = nested + folders
     for folder in folders:  # a frozen process takes no signal: thaw it first
         for name, value in (("freezer.state", "THAWED"), ("cgroup.freeze", "0")):
             with contextlib.suppress(OSError):

@@ -222,8 +222,9 @@ class BotProcess:
             limits = self.sandbox.limits
             try:  # the bot as a whole, all its processes: see arena.bots.cgroups
                 self.cgroup = BotCgroup.create(
-                    cgroup_name(self.bot_id), limits.memory_mb, limits.processes, limits.cpus
-                )
+                    cgroup_name(self.bot_id), limits.memory_mb, limits.processes, limits.cpus,
+                    self.sandbox.group,
+                )  # fmt: skip
             except OSError as err:
                 command.close()
                 raise ConfigError(f"cannot make the bot's cgroup: {err}") from None

@@ -178,6 +178,7 @@ class Sandbox:
     enabled: bool = True
     limits: SandboxLimits = field(default_factory=SandboxLimits)
     hidden: tuple[Path, ...] = ()  # host files never shown to a bot (the league's database)
+    group: str = ""  # the cgroup group its processes share a CPU quota in (one entrant's)
 
 
 @functools.cache

@@ -8,7 +8,9 @@ every match, so a caller can print or save each as it comes.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import os
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import closing
@@ -16,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.bots.cgroups import entrant_group
 from arena.bots.process import become_subreaper, run_log_folder
 from arena.bots.remote.settings import RemoteSettings
 from arena.bots.rotation_pool import RotationPool, Seat
@@ -148,9 +151,14 @@ def _session_pool(
     is an error, as in every `arena play`."""
     become_subreaper()
 
+    owner = os.getpid()
+
     def make(seat: Seat) -> Player:
         index = int(seat.entrant.removeprefix("bot"))
         log = logs / f"seat{index}-rotation{seat.rotation}-{spec_slug(seat.spec)}.log"
-        return make_player(seat.spec, request.remote, log, sandbox=request.sandbox)
+        sandbox = request.sandbox
+        if sandbox is not None:  # a seat's processes share one CPU quota (cgroups.py)
+            sandbox = dataclasses.replace(sandbox, group=entrant_group(owner, seat.entrant))
+        return make_player(seat.spec, request.remote, log, sandbox=sandbox)
 
     return RotationPool(make, game, dict(options), tolerate_start_failures=False)

@@ -9,6 +9,8 @@ from the runner so that a worker imports only what playing needs: not the storag
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import multiprocessing
 import multiprocessing.util
 import os
 import signal
@@ -18,6 +20,7 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 
+from arena.bots.cgroups import entrant_group
 from arena.bots.process import become_subreaper, descendants, kill_all_now
 from arena.bots.remote.settings import RemoteSettings
 from arena.bots.rotation_pool import RotationPool, Seat, seat_log
@@ -194,9 +197,14 @@ def league_pool(config: LeagueConfig, log_dir: Path, db_path: str | Path = "") -
     place = {e.name: i for i, e in enumerate(config.entrants)}
     become_subreaper()
 
+    parent = multiprocessing.parent_process()
+    owner = parent.pid if parent is not None and parent.pid else os.getpid()  # the run's
+
     def make(seat: Seat) -> Player:
         log = seat_log(log_dir, seat, place.get(seat.entrant, 0))
-        return make_player(seat.spec, settings, log, config.base_dir, sandbox)
+        group = entrant_group(owner, f"{config.name}\0{seat.entrant}")  # in every worker
+        grouped = dataclasses.replace(sandbox, group=group)
+        return make_player(seat.spec, settings, log, config.base_dir, grouped)
 
     game = get_game(config.game)
     return RotationPool(make, config.game, game.options_dict(config.options))
