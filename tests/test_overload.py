@@ -90,3 +90,20 @@ def test_one_entrants_processes_share_one_cpu_quota(tmp_path) -> None:
         assert 0.5 < cores < 1.25, f"the entrant's two processes used {cores:.2f} cores"
     finally:
         pool.close()
+
+
+def test_a_timeout_the_machine_caused_is_not_charged_to_the_bot() -> None:
+    """After its replays, a match is stored with its overload faults: they are kept (the
+    replay, `arena faults`) but count neither in the table nor for forfeit_faults."""
+    from arena.league.records import PlayedGame
+
+    replay = {
+        "totals": [1, 2, 3, 4],
+        "deals": [{"scores": [1, 2, 3, 4]}],
+        "faults": [
+            {"seat": 0, "kind": "timeout", "overload": "runnable tasks waited"},
+            {"seat": 1, "kind": "timeout"},
+        ],
+    }
+    outcome = PlayedGame(0, ("a", "b", "c", "d"), replay, 10).outcome()
+    assert outcome.faults == {"a": 0, "b": 1, "c": 0, "d": 0}

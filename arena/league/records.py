@@ -46,7 +46,8 @@ class PlayedGame:
         players = self.players
         faults = dict.fromkeys(players, 0)
         for fault in replay["faults"]:
-            faults[players[fault["seat"]]] += 1
+            if not fault.get("overload"):  # the machine's doing: not charged to the bot
+                faults[players[fault["seat"]]] += 1
         deals = [dict(zip(players, d["scores"], strict=True)) for d in replay["deals"]]
         totals = dict(zip(players, replay["totals"], strict=True))
         return GameOutcome(self.rotation, totals, faults, deals)

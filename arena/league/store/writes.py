@@ -248,7 +248,8 @@ def store_match(db: sqlite_utils.Database, league_id: int, match: PlayedMatch) -
             )
             fault_counts = [0] * len(players)
             for fault in replay["faults"]:
-                fault_counts[fault["seat"]] += 1
+                if not fault.get("overload"):  # the machine's doing: not charged (records.py)
+                    fault_counts[fault["seat"]] += 1
             think = replay.get("think") or [None] * len(players)
             db["results"].insert_all(
                 {
