@@ -28,6 +28,8 @@ def test_a_late_decision_is_put_down_to_overload_only_when_the_machine_stalled()
     assert judge(start, calm, 1.0, 1) == ""
     late_referee = Marks(stall=10.1, referee_wait=1.4, bot_cpu=5.0)
     assert "the referee itself waited 0.400 s" in judge(start, late_referee, 1.0, 1)
+    own_quota = Marks(stall=10.8, referee_wait=1.01, bot_cpu=5.05, bot_throttled=0.3)
+    assert judge(Marks(10.0, 1.0, 5.0, 0.1), own_quota, 1.0, 1) == ""  # its own quota
     unknown = Marks(stall=None, referee_wait=None, bot_cpu=None)
     assert judge(unknown, unknown, 1.0, 1) == ""
 

@@ -281,6 +281,24 @@ class BotCgroup:
                 return int(line.split()[1]) / 1e6
         return None
 
+    def throttled_seconds(self) -> float | None:
+        """How long the bot (or its entrant's group) was held back by its own CPU quota,
+        in all (cpu.stat's throttled time); None where not known. A bot late through
+        its own quota was not starved by the machine (arena/bots/remote/load.py)."""
+        total, known = 0.0, False
+        key, unit = (b"throttled_usec", 1e6) if self.version == 2 else (b"throttled_time", 1e9)
+        cpu = self.folders["cpu"]
+        for folder in (cpu, cpu.parent) if self.group else (cpu,):
+            try:
+                data = (folder / "cpu.stat").read_bytes()
+            except OSError:
+                continue
+            for line in data.splitlines():
+                if line.startswith(key + b" "):
+                    total += int(line.split()[1]) / unit
+                    known = True
+        return total if known else None
+
     def memory_limit_hit(self) -> bool:
         """Whether the kernel ended a process of the bot for its memory limit."""
         name = "memory.events" if self.version == 2 else "memory.oom_control"

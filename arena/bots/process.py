@@ -270,6 +270,10 @@ class BotProcess:
         None without a cgroup: cheap enough to read around every decision."""
         return self.cgroup.cpu_seconds() if self.cgroup is not None else None
 
+    def throttled_seconds(self) -> float | None:
+        """How long its own CPU quota held the bot back, in all (None: not known)."""
+        return self.cgroup.throttled_seconds() if self.cgroup is not None else None
+
     def freeze(self, frozen: bool) -> bool:
         """Pause (True) or resume (False) every process of the bot, through its
         cgroup; False where that cannot be done (no cgroup, or no freezer)."""

@@ -11,8 +11,9 @@ one `pread` of a file it keeps open:
 and the bot's CPU time (its cgroup's). A timeout is put down to overload when, over the
 decision, runnable tasks waited for at least half its wall time and the bot got less
 than half of the CPU time it could have used, or when the referee itself waited for a
-core a quarter of the time: `Overload.judge`. Where the kernel has neither file, nothing
-is ever put down to overload.
+core a quarter of the time (`judge`); never when the bot's own CPU quota held it back
+(its cgroup's throttled time grew): then the bot, not the machine, used up its time.
+Where the kernel has neither file, nothing is ever put down to overload.
 """
 
 from __future__ import annotations
@@ -64,10 +65,11 @@ class Marks:
     stall: float | None
     referee_wait: float | None
     bot_cpu: float | None
+    bot_throttled: float | None = None  # time its own quota held it back (cgroup)
 
     @staticmethod
-    def now(bot_cpu: float | None) -> Marks:
-        return Marks(stall_seconds(), referee_wait_seconds(), bot_cpu)
+    def now(bot_cpu: float | None, bot_throttled: float | None = None) -> Marks:
+        return Marks(stall_seconds(), referee_wait_seconds(), bot_cpu, bot_throttled)
 
 
 def judge(start: Marks, end: Marks, wall: float, cpus: float) -> str:
@@ -76,6 +78,9 @@ def judge(start: Marks, end: Marks, wall: float, cpus: float) -> str:
     time per second the bot may use (its quota)."""
     if wall <= 0:
         return ""
+    if start.bot_throttled is not None and end.bot_throttled is not None:
+        if end.bot_throttled - start.bot_throttled > 0:  # its own quota held it back
+            return ""
     if start.referee_wait is not None and end.referee_wait is not None:
         waited = end.referee_wait - start.referee_wait
         if waited >= REFEREE_SHARE * wall:

@@ -222,7 +222,7 @@ class RemotePlayer:
         cpu_start = self._bot_cpu()
         on_cpu = self.settings.clock == "cpu" and cpu_start is not None
         deadline = started + (limit * CPU_WALL_CAP if on_cpu else limit)
-        marks = Marks.now(cpu_start)
+        marks = Marks.now(cpu_start, self._bot_throttled())
         asked = time.monotonic()
         try:
             if on_cpu:
@@ -237,7 +237,8 @@ class RemotePlayer:
             if capped and fault.kind == FaultKind.TIMEOUT:
                 fault = faults.game_time_up(self.settings, limit)
             elif fault.kind == FaultKind.TIMEOUT and not on_cpu:
-                why = judge(marks, Marks.now(cpu_end), wall, self._cpus())
+                end = Marks.now(cpu_end, self._bot_throttled())
+                why = judge(marks, end, wall, self._cpus())
                 if why:
                     fault = faults.overloaded(fault, why)
                     self.overloads.append(why)
@@ -274,6 +275,10 @@ class RemotePlayer:
     def _bot_cpu(self) -> float | None:
         """The bot's CPU time so far (its cgroup's), or None when it has no cgroup."""
         read = getattr(self.process, "cpu_seconds", None)
+        return read() if read is not None else None
+
+    def _bot_throttled(self) -> float | None:
+        read = getattr(self.process, "throttled_seconds", None)
         return read() if read is not None else None
 
     def _cpus(self) -> float:
