@@ -34,6 +34,7 @@ class FairnessRun:
     overload_replays: int  # matches played again: the machine made a bot late
     without_hog: list[float]  # wall seconds of each match the hog did not play
     with_hog: list[float]  # and of each it played
+    calm_ms: float = 0.0  # the calm bots' mean wall time per decision (their answers)
 
 
 def bench_fairness(
@@ -79,13 +80,19 @@ def _figures(db_path: Path, move_timeout: float, hog: bool, seconds: float) -> F
         league_id, _ = store.league_id_by_name(db, "fair")
         matches = store.match_records(db, league_id)
         faults = store.fault_records(db, league_id)
+        stats = store.entrant_stats(db, league_id)
     finally:
         db.close()
     timeouts = sum(f["kind"] == "timeout" and f["entrant"] != "hog" for f in faults)
     without = [m["seconds"] for m in matches if "hog" not in m["entrants"]]
     with_hog = [m["seconds"] for m in matches if "hog" in m["entrants"]]
     replays = sum(m["overload_replays"] for m in matches)
-    return FairnessRun(move_timeout, hog, seconds, timeouts, replays, without, with_hog)
+    calm = [row for name, row in stats.items() if name != "hog" and row.get("asked")]
+    asked = sum(row["asked"] for row in calm)
+    calm_ms = sum(row["think_wall_ms"] for row in calm) / asked if asked else 0.0
+    return FairnessRun(
+        move_timeout, hog, seconds, timeouts, replays, without, with_hog, calm_ms
+    )
 
 
 def render_fairness(runs: list[FairnessRun], workers: int) -> str:
@@ -97,7 +104,8 @@ def render_fairness(runs: list[FairnessRun], workers: int) -> str:
         what = "with the hog" if run.hog else "calm"
         line = (
             f"move_timeout {run.move_timeout:g} s, {workers} workers, {what}: "
-            f"{run.calm_timeouts} timeouts of calm bots, league {run.seconds:.1f} s"
+            f"{run.calm_timeouts} timeouts of calm bots, their answers {run.calm_ms:.2f} ms "
+            f"a decision, league {run.seconds:.1f} s"
         )
         pairs = (
             ("without the hog", run.without_hog, calm.without_hog),
