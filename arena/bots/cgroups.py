@@ -199,6 +199,7 @@ class BotCgroup:
         below = Path(group) / name if group else Path(name)
         self.folders = {c: parent / below for c, parent in where.folders.items()}
         self._cpu_fd = -1
+        self._stat_fds: list[int] | None = None  # cpu.stat of itself and its group
         self.memory_mb = 0
 
     @classmethod
@@ -284,13 +285,21 @@ class BotCgroup:
     def throttled_seconds(self) -> float | None:
         """How long the bot (or its entrant's group) was held back by its own CPU quota,
         in all (cpu.stat's throttled time); None where not known. A bot late through
-        its own quota was not starved by the machine (arena/bots/remote/load.py)."""
-        total, known = 0.0, False
+        its own quota was not starved by the machine (arena/bots/remote/load.py). Read
+        around every decision, so its files are kept open (one pread each)."""
+        if self._stat_fds is None:
+            cpu = self.folders["cpu"]
+            self._stat_fds = []
+            for folder in (cpu, cpu.parent) if self.group else (cpu,):
+                with contextlib.suppress(OSError):
+                    self._stat_fds.append(
+                        os.open(folder / "cpu.stat", os.O_RDONLY | os.O_CLOEXEC)
+                    )
         key, unit = (b"throttled_usec", 1e6) if self.version == 2 else (b"throttled_time", 1e9)
-        cpu = self.folders["cpu"]
-        for folder in (cpu, cpu.parent) if self.group else (cpu,):
+        total, known = 0.0, False
+        for fd in self._stat_fds:
             try:
-                data = (folder / "cpu.stat").read_bytes()
+                data = os.pread(fd, 4096, 0)
             except OSError:
                 continue
             for line in data.splitlines():
@@ -351,6 +360,10 @@ class BotCgroup:
         if self._cpu_fd >= 0:
             os.close(self._cpu_fd)
             self._cpu_fd = -1
+        for fd in self._stat_fds or ():
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._stat_fds = None
         _kill_and_remove(list(dict.fromkeys(self.folders.values())))
         if self.group:  # the last member out removes its group
             for folder in dict.fromkeys(f.parent for f in self.folders.values()):

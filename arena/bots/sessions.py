@@ -117,7 +117,7 @@ def play_session(request: SessionRequest) -> Iterator[GamePlayed | MatchPlayed]:
     with closing(_session_pool(request, game.name, options_dict, logs)) as pool:
         rotations = len(seatings(game.seats))
         seats = [
-            [Seat(f"bot{b}", spec, r) for b, spec in enumerate(request.specs)]
+            [Seat(f"seat{b}", spec, r) for b, spec in enumerate(request.specs)]
             for r in range(rotations)
         ]
         for number, seed in enumerate(game_seeds(request.seed, request.matches), start=1):
@@ -150,12 +150,10 @@ def _session_pool(
     and start-up is paid once (arena/bots/rotation_pool.py). A bot that cannot start
     is an error, as in every `arena play`."""
     become_subreaper()
-
     owner = os.getpid()
 
-    def make(seat: Seat) -> Player:
-        index = int(seat.entrant.removeprefix("bot"))
-        log = logs / f"seat{index}-rotation{seat.rotation}-{spec_slug(seat.spec)}.log"
+    def make(seat: Seat) -> Player:  # seat.entrant is "seat{index}": the seat's own bot
+        log = logs / f"{seat.entrant}-rotation{seat.rotation}-{spec_slug(seat.spec)}.log"
         sandbox = request.sandbox
         if sandbox is not None:  # a seat's processes share one CPU quota (cgroups.py)
             sandbox = dataclasses.replace(sandbox, group=entrant_group(owner, seat.entrant))

@@ -24,6 +24,7 @@ from arena.bots.cgroups import entrant_group
 from arena.bots.process import become_subreaper, descendants, kill_all_now
 from arena.bots.remote.settings import RemoteSettings
 from arena.bots.rotation_pool import RotationPool, Seat, seat_log
+from arena.bots.sandbox import Sandbox
 from arena.bots.spec import make_player, started_players
 from arena.games import get_game
 from arena.league.config import LeagueConfig
@@ -134,7 +135,6 @@ def play_scheduled_match(
         pool = _worker_pool(config, log_dir, db_path)
         rotations = len(seatings(game.seats, config.rotations))
         seats = [[Seat(name, bots[name], r) for name in match.entrants] for r in range(rotations)]
-        replays = 0
         while True:
             rosters = pool.match_players(seats)
             result = play_match(
@@ -160,7 +160,7 @@ def play_scheduled_match(
     )
     return PlayedMatch(
         match.index, match.seed, tuple(match.entrants), games, time.monotonic() - started,
-        overload_replays=replays if lifecycle != "match" else 0,
+        overload_replays=replays,
     )  # fmt: skip
 
 
@@ -193,7 +193,7 @@ def league_pool(config: LeagueConfig, log_dir: Path, db_path: str | Path = "") -
     sandbox hiding the database and the logs, its folder for relative paths), each
     with a log of its own (entrant, rotation) in `log_dir`."""
     settings = _remote_settings(config)
-    sandbox = config.limits.sandbox_settings(_private_paths(str(db_path), str(log_dir)))
+    sandbox = _league_sandbox(config, db_path, log_dir)
     place = {e.name: i for i, e in enumerate(config.entrants)}
     become_subreaper()
 
@@ -231,7 +231,6 @@ def league_players(
     `log_dir`. The one place that says so, for the matches and for the pre-flight
     check of `arena run` (arena/league/preflight.py), which must start a bot exactly
     as its matches will."""
-    limits = config.limits
     return started_players(
         specs,
         config.game,
@@ -241,8 +240,13 @@ def league_players(
         base_dir=config.base_dir,
         log_prefix=log_prefix,
         tolerate_start_failures=tolerate_start_failures,
-        sandbox=limits.sandbox_settings(_private_paths(str(db_path), str(log_dir))),
+        sandbox=_league_sandbox(config, db_path, log_dir),
     )
+
+
+def _league_sandbox(config: LeagueConfig, db_path: str | Path, log_dir: str | Path) -> Sandbox:
+    """The league's sandbox, hiding its database and its logs from every bot."""
+    return config.limits.sandbox_settings(_private_paths(str(db_path), str(log_dir)))
 
 
 def _private_paths(db_path: str, log_dir: str) -> tuple[Path, ...]:

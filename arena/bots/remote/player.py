@@ -64,7 +64,6 @@ class RemotePlayer:
         self.latencies: list[float] = []  # seconds per answered decision, for check-bot
         self.cpu_latencies: list[float] = []  # and the bot's CPU seconds on each (cgroup)
         self.game_think: list[tuple[float, float | None]] = []  # this game's (wall, cpu)
-        self.overloads: list[str] = []  # timeouts the machine caused, why (load.judge)
         self.referee_seconds = 0.0  # time spent in act(), round trips included
         self.wait_seconds = 0.0  # of which waiting for the answer (the round trip)
         self._connection: Connection | None = None
@@ -241,7 +240,6 @@ class RemotePlayer:
                 why = judge(marks, end, wall, self._cpus())
                 if why:
                     fault = faults.overloaded(fault, why)
-                    self.overloads.append(why)
                 elif cpu is not None:  # what it did with the time: thought, or waited
                     fault = faults.with_cpu(fault, cpu, wall)
             raise self._timed_out(fault, asked) from None
@@ -274,17 +272,17 @@ class RemotePlayer:
 
     def _bot_cpu(self) -> float | None:
         """The bot's CPU time so far (its cgroup's), or None when it has no cgroup."""
-        read = getattr(self.process, "cpu_seconds", None)
-        return read() if read is not None else None
+        return self.process.cpu_seconds() if self.process is not None else None
 
     def _bot_throttled(self) -> float | None:
-        read = getattr(self.process, "throttled_seconds", None)
-        return read() if read is not None else None
+        """How long its own CPU quota has held the bot back (None: not known)."""
+        return self.process.throttled_seconds() if self.process is not None else None
 
     def _cpus(self) -> float:
         """The CPU time per second the bot may use (its sandbox's quota; 1 without)."""
-        sandbox = getattr(self.process, "sandbox", None)
-        return float(getattr(getattr(sandbox, "limits", None), "cpus", 1.0) or 1.0)
+        if self.process is None or self.process.sandbox is None:
+            return 1.0
+        return self.process.sandbox.limits.cpus
 
     def _think(
         self, started: float, ended: float, cpu_start: float | None, cpu_end: float | None
