@@ -51,18 +51,22 @@ def cpu_timeout(settings: RemoteSettings, bank: float, used: float) -> BotFault:
     return BotFault(FaultKind.TIMEOUT, detail, within, f"{used:.3f} s of CPU and no answer")
 
 
+def _noted(fault: BotFault, note: str, overload: str | None = None) -> BotFault:
+    """The same fault with `note` added to its detail (and `overload` set, if given)."""
+    why = fault.overload if overload is None else overload
+    return BotFault(fault.kind, f"{fault.detail}; {note}", fault.expected, fault.got, why)
+
+
 def with_cpu(fault: BotFault, cpu: float, wall: float) -> BotFault:
     """A timeout with the bot's own CPU time over the decision, so that its author can
     tell a bot that thought too long from one that waited (a lock, a sleep, a hang)."""
-    detail = f"{fault.detail}; the bot used {cpu:.3f} s of CPU in those {wall:.3f} s"
-    return BotFault(fault.kind, detail[:500], fault.expected, fault.got, fault.overload)
+    return _noted(fault, f"the bot used {cpu:.3f} s of CPU in those {wall:.3f} s")
 
 
 def overloaded(fault: BotFault, why: str) -> BotFault:
     """A timeout the machine caused: the same fault, saying so (its match is played
     again rather than charged to the bot, arena/league/worker.py)."""
-    detail = f"{fault.detail}; the machine was overloaded ({why}), not the bot slow"
-    return BotFault(fault.kind, detail[:500], fault.expected, fault.got, overload=why)
+    return _noted(fault, f"the machine was overloaded ({why}), not the bot slow", why)
 
 
 def game_time_up(settings: RemoteSettings, waited: float = 0.0) -> BotFault:
@@ -185,8 +189,8 @@ def memory_limit(fault: BotFault, limit: tuple[int, bool] | None) -> BotFault:
         return fault
     memory_mb, whole = limit
     who = "the bot was ended" if whole else "a process of the bot was ended"
-    note = f"; {who} by its memory limit (memory_mb = {memory_mb}, for all its processes)"
-    return BotFault(fault.kind, fault.detail + note, fault.expected, fault.got)
+    limit_text = f"memory_mb = {memory_mb}, for all its processes"
+    return _noted(fault, f"{who} by its memory limit ({limit_text})")
 
 
 def start_failure(err: Exception, startup_timeout: float) -> BotFault:

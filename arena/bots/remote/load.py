@@ -18,7 +18,6 @@ Where the kernel has neither file, nothing is ever put down to overload.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import threading
 from dataclasses import dataclass
@@ -95,10 +94,3 @@ def judge(start: Marks, end: Marks, wall: float, cpus: float) -> str:
         got = f", the bot ran {used:.3f} s" if used is not None else ""
         return f"runnable tasks waited for a core {stalled:.3f} s of {wall:.3f} s{got}"
     return ""
-
-
-def close_thread_files() -> None:
-    """Close this thread's kept files (a worker thread that ends)."""
-    for fd in _local.__dict__.pop("fds", {}).values():
-        with contextlib.suppress(OSError):
-            os.close(fd)

@@ -162,7 +162,7 @@ class RemotePlayer:
         self.game_think = []
         self._abandon()
         self._notices.clear()
-        if self._dead is not None and self._dead.kind == FaultKind.START_FAILURE:
+        if self.start_failed():
             pass  # it could not start for this match: do not wait startup_timeout per game
         elif (
             self._game is None
