@@ -115,3 +115,33 @@ def test_two_leagues_in_one_database_run_at_once(tmp_path) -> None:
     for (code, out, err), solo in zip(results, solos, strict=True):
         assert code == 0, err
         assert _rows(out) == _rows(solo)
+
+
+def _open_new(path: str, results) -> None:  # in a process of its own
+    from arena.league.store.schema import open_db
+
+    try:
+        open_db(path).close()
+        results.put("ok")
+    except Exception as err:  # reported to the test, which names it
+        results.put(repr(err))
+
+
+def test_two_runs_opening_one_new_database_at_once_both_get_it(tmp_path) -> None:
+    """SQLite fails a switch to WAL at once ("database is locked", no busy wait) while
+    another connection is in a transaction: open_db waits for it instead (before, 21 of
+    80 such openings failed)."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    outcomes = []
+    for attempt in range(20):
+        path = str(tmp_path / f"new-{attempt}.db")
+        results = context.Queue()
+        processes = [context.Process(target=_open_new, args=(path, results)) for _ in range(2)]
+        for process in processes:
+            process.start()
+        for process in processes:
+            process.join(timeout=60)
+        outcomes += [results.get(timeout=10) for _ in processes]
+    assert outcomes == ["ok"] * 40, [o for o in outcomes if o != "ok"][:3]
