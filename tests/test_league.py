@@ -547,8 +547,15 @@ def test_ctrl_c_stops_cleanly_and_ends_every_bot(tmp_path) -> None:
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not _bot_processes(str(bot)):
+            if process.poll() is not None:  # ended before any bot was seen: say why
+                out, err = process.communicate(timeout=10)
+                raise AssertionError(f"the run ended first ({process.returncode}): {out + err!r}")
             time.sleep(0.1)
-        assert _bot_processes(str(bot)), "no bot started"
+        if not _bot_processes(str(bot)):
+            os.killpg(process.pid, signal.SIGKILL)
+            out, err = process.communicate(timeout=10)
+            seen = "\n".join(p.describe() for p in live_processes())
+            raise AssertionError(f"no bot started in 60 s: {out + err!r}\nprocesses:\n{seen}")
         os.killpg(process.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
         out, err = process.communicate(timeout=60)
     finally:
