@@ -9,8 +9,11 @@ and the request bytes the bot got."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
+import types
+from collections.abc import Iterator
 from functools import cache
 
 import pytest
@@ -24,6 +27,8 @@ from arena.games import get_game, trianon, trix
 from arena.play.referee import RefereeSettings, play_game
 from arena.sdk import Bot, Turn
 from arena.strategies.sampler import SamplerBot, playout, search
+from arena.strategies.sampler import bot as sampler_bot
+from arena.strategies.sampler import deals as sampler_deals
 from arena.strategies.sampler.beliefs import beliefs_of, view_from_dict
 from arena.strategies.sampler.bot import think_seconds
 from arena.strategies.sampler.deals import dealt_hands, sample_dealt, sample_hidden, state_for
@@ -256,15 +261,28 @@ def test_answers_are_legal_and_repeat(game_name: str, seed: str) -> None:
         assert first == again
 
 
-def test_a_tiny_budget_is_respected() -> None:
+def _ticking_clock(monkeypatch) -> Iterator[int]:
+    """Give the sampler a clock that moves 1 ms at every reading, so that a test of
+    its budget does not depend on this machine's speed; the readings so far."""
+    readings = itertools.count()
+    clock = types.SimpleNamespace(perf_counter=lambda: next(readings) * 0.001)
+    for module in (sampler_bot, sampler_deals, search):
+        monkeypatch.setattr(module, "time", clock)
+    return readings
+
+
+def test_a_tiny_budget_is_respected(monkeypatch) -> None:
+    """The clock, not the sample count, stops the work: with a 2 ms budget, a decision
+    reads the clock only a few times before it answers."""
+    readings = _ticking_clock(monkeypatch)
     requests = _interesting("trix", "sampler-b") + _interesting("trianon", "sampler-a")
     bot = SamplerBot(budget_ms=2)
     for request in requests:
         turn = _turn(request)
-        started = time.perf_counter()
+        before = next(readings)
         assert bot.act(turn) in turn.legal
-        assert time.perf_counter() - started < 0.5
-    # at most a deal or two each: the clock, not the sample count, stopped the work
+        assert next(readings) - before <= 10  # 2 ms of readings, and a few to finish
+    # at most a deal or two each
     assert bot.stats.samples <= 3 * bot.stats.decisions
 
 
@@ -308,18 +326,20 @@ def test_a_bid_shapes_the_bidders_sampled_hands_but_never_breaks_a_rule() -> Non
     assert shaped > plain + 40  # more than one heart more per hand on average
 
 
-def test_the_time_the_referee_allows_caps_a_large_budget() -> None:
+def test_the_time_the_referee_allows_caps_a_large_budget(monkeypatch) -> None:
     """A request's time_ms caps the think time whatever the budget: a bot told 100 ms
-    thinks at most 20 (half, less a reserve), and one told 50 ms answers at once."""
+    thinks at most 20 (half, less a reserve), and one told 50 ms answers at once. On
+    a clock that moves 1 ms a reading, that is a bounded number of readings."""
+    readings = _ticking_clock(monkeypatch)
     bot = SamplerBot(budget_ms=10_000)
     for request in _interesting("trix", "sampler-b", per_kind=1):
         message = pb.DecisionRequest.FromString(request)
-        for time_ms, limit in ((100, 0.5), (50, 0.2)):
+        for time_ms, most in ((100, 25), (50, 6)):
             message.time_ms = time_ms
             turn = Turn(message)
-            started = time.perf_counter()
+            before = next(readings)
             assert bot.act(turn) in turn.legal
-            assert time.perf_counter() - started < limit
+            assert next(readings) - before <= most
 
 
 def test_the_objective_is_the_margin_or_with_partners_the_team_margin() -> None:
