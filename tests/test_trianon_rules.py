@@ -37,7 +37,7 @@ from arena.games.trianon import (
     view_dict,
 )
 from arena.play.referee import play_game
-from tests.walks import until_over
+from tests.walks import spectator_sees_no_hidden_card, until_over
 
 # --- Helpers ---------------------------------------------------------------------------
 
@@ -600,6 +600,14 @@ def test_n8_1_observation_holds_own_hand_and_the_public_record_only() -> None:
     assert trianon.deal_hands(twin.seed, 1) != trianon.deal_hands(game.seed, 1)
     for seat in range(3):
         assert observe(twin, seat) == observe(game, seat)
+
+
+def test_n8_1_a_spectators_view_holds_no_card_of_an_unplayed_hand() -> None:
+    """N-8.1 from the outside: a spectator (observe(state, PUBLIC), for watching a game
+    in progress) sees the public record every seat sees, and no seat's unplayed cards,
+    at every decision of a whole game."""
+    decisions = spectator_sees_no_hidden_card(GAME, "n8.1 spectator", parse_options({}))
+    assert decisions > 50
 
 
 # --- N-9 Rule options ------------------------------------------------------------------

@@ -23,6 +23,7 @@ from arena.errors import ArenaError, CardError, ConfigError, IllegalAction
 from arena.games import get_game, trix
 from arena.games.trix import (
     CONTRACTS,
+    GAME,
     KIND_CONTRACT,
     KIND_EXPOSE,
     KIND_PASS,
@@ -38,7 +39,7 @@ from arena.games.trix import (
 )
 from arena.play.referee import play_game
 from tests.trix_scenarios import contract_action, expose_action, hands, play_cards, play_plan
-from tests.walks import until_over
+from tests.walks import spectator_sees_no_hidden_card, until_over
 
 NO_DOUBLING = TrixOptions(doubling=False)
 
@@ -644,6 +645,14 @@ def test_t8_1_observation_holds_own_hand_and_public_record_only() -> None:
     assert as_dict["contract"] == "diamonds" and as_dict["king"] == 0
     assert as_dict["cards_left"] == [12, 12, 13, 13]
     assert observe(state, 2).legal == tuple(state.legal) and observe(state, 1).legal == ()
+
+
+def test_t8_1_a_spectators_view_holds_no_card_of_an_unplayed_hand() -> None:
+    """T-8.1 from the outside: a spectator (observe(state, PUBLIC), for watching a game
+    in progress) sees the public record every seat sees, and no seat's unplayed cards
+    but the exposed ones (T-5.2), at every decision of a whole game."""
+    decisions = spectator_sees_no_hidden_card(GAME, "t8.1 spectator", parse_options({}))
+    assert decisions > 1000
 
 
 def test_t8_2_hands_as_dealt_revealed_only_after_the_deal() -> None:

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
+
+from arena.cards import codes_of
+from arena.games.base import PUBLIC
 
 # Far above the decisions of any game the tests play (a 24-deal Trix game makes about
 # 1,300, a Trianon game of first-legal play about 550): a loop that plays a game to its
@@ -70,3 +74,42 @@ def asked_by_seat(
             game.apply_legal(state, action)
     assert state.to_move < 0, "the replay's events do not end the game"
     return asked
+
+
+CARD_CODE = re.compile(r"^[2-9TJQKA][CDHS]$")
+# Keys whose text is not a card even when it looks like one: a Trianon bid ("7H": seven
+# hearts) and the rule options (Trix first_king_card "7H" is public, T-9).
+NOT_CARDS = ("bid", "options")
+
+
+def card_codes_in(data: Any) -> set[str]:
+    """Every card code anywhere in plain data (views, replays, viewer frames), at any
+    depth, whatever key it is under, but for the keys of NOT_CARDS."""
+    if isinstance(data, str):
+        return {data} if CARD_CODE.match(data) else set()
+    if isinstance(data, dict):
+        return set().union(*(card_codes_in(v) for k, v in data.items() if k not in NOT_CARDS))
+    if isinstance(data, (list, tuple)):
+        return set().union(*(card_codes_in(v) for v in data))
+    return set()
+
+
+def spectator_sees_no_hidden_card(game: Any, seed: str, options: Any) -> int:
+    """Play a game of random moves and check the spectator's view (`observe(state,
+    PUBLIC)`) at every decision: no hand, no legal action, and no card code but the
+    cards played or exposed, and otherwise the same public record a seat sees. Returns
+    the number of decisions checked."""
+    rng = random.Random(seed)
+    state = game.new_game(seed, options)
+    for move in until_over(state):
+        view = game.view_dict(game.observe(state, PUBLIC))
+        seat = game.view_dict(game.observe(state, state.to_move))
+        assert (view["seat"], view["hand"], view["legal"]) == (PUBLIC, [], [])
+        assert {k: v for k, v in view.items() if k not in ("seat", "hand", "legal")} == {
+            k: v for k, v in seat.items() if k not in ("seat", "hand", "legal")
+        }
+        exposed = {c for cards in view.get("exposed", []) for c in cards}
+        unplayed = {c for hand in state.hands for c in codes_of(hand)} - exposed
+        assert not card_codes_in(view) & unplayed, (move, card_codes_in(view) & unplayed)
+        game.apply(state, rng.choice(state.legal))
+    return move

@@ -20,6 +20,11 @@ from arena.errors import IllegalAction
 Action = int
 Event = dict[str, Any]
 
+PUBLIC = -1
+"""The seat `observe` is given for a spectator's view (T-8, N-8): what anyone watching
+the table sees, every seat's public record and no seat's hand, nor any legal actions
+(they would tell a hand). For watching a game still being played."""
+
 
 class GameState(Protocol):
     """What the driver reads from a state; everything else is private to the engine."""
@@ -56,7 +61,13 @@ class Game(Protocol):
         """`apply` without the legality check, for a caller that has made it already."""
 
     def observe(self, state: GameState, seat: int) -> Any:
-        """Everything `seat` may know, and nothing more: the one place hidden state leaves."""
+        """Everything `seat` may know, and nothing more: the one place hidden state leaves.
+        `seat` PUBLIC gives a spectator's view: an empty hand and no legal actions."""
+
+    def last_deal_copy(self, state: GameState) -> GameState:
+        """An independent copy of `state` whose game ends when its current deal ends, so
+        that `observe` after the deal's last event shows the table as the deal left it
+        (its scores) rather than the next deal's start (a replay viewer's last step)."""
 
     def view_dict(self, view: Any) -> dict[str, Any]:
         """A view as plain JSON-able data with card codes (for the wire and for humans)."""

@@ -66,7 +66,7 @@ from arena.cards import (
     shuffled_order,
 )
 from arena.errors import CardError, ConfigError, IllegalAction
-from arena.games.base import Action, Event, copy_slotted_state, replay_events
+from arena.games.base import PUBLIC, Action, Event, copy_slotted_state, replay_events
 
 SEATS = 3
 TRICKS = 12  # N-4.4: all 12 tricks are played
@@ -356,6 +356,16 @@ def copy_state(state: TrianonState) -> TrianonState:
     return copy_slotted_state(state, _COPIED_LISTS)
 
 
+def last_deal_copy(state: TrianonState) -> TrianonState:
+    """A copy of `state` whose game ends when its current deal ends, whatever the deal
+    count or the totals: `observe` after the deal's last event then shows the deal as
+    it ended (every card played, its scores) instead of the next deal's start, which
+    is what a replay viewer shows as the deal's last step."""
+    new = copy_state(state)
+    new.deal_limit = new.deal_index + 1
+    return new
+
+
 # The state's lists that play changes in place: a copy needs its own.
 _COPIED_LISTS = ("hands", "events", "trick", "tricks_won", "deal_scores", "totals")
 
@@ -553,6 +563,8 @@ def result(state: TrianonState) -> tuple[list[int], list[int]]:
 
 def observe(state: TrianonState, seat: int) -> TrianonView:
     """N-8.1: the seat's own hand and the public record of the deal; nothing else.
+    For `seat` PUBLIC, a spectator's view: the public record alone (no hand, no legal
+    actions).
 
     Built positionally, copying the state's public parts into tuples, so that a view
     never changes after it was taken.
@@ -567,7 +579,7 @@ def observe(state: TrianonState, seat: int) -> TrianonView:
             state.declarer,
             state.contract,
             state.trump,
-            state.hands[seat],
+            state.hands[seat] if seat != PUBLIC else 0,
             tuple(state.events),
             tuple(state.trick),
             tuple(state.tricks_won),
@@ -575,7 +587,7 @@ def observe(state: TrianonState, seat: int) -> TrianonView:
             tuple(state.totals),
             to_move,
             state.kind,
-            state.legal if to_move == seat else (),
+            state.legal if to_move == seat != PUBLIC else (),
             state.options,
         ),
     )
@@ -761,6 +773,7 @@ class Trianon:
     new_deal = staticmethod(new_deal)
     state_from_deal = staticmethod(state_from_deal)
     copy_state = staticmethod(copy_state)
+    last_deal_copy = staticmethod(last_deal_copy)
     apply = staticmethod(apply)
     apply_legal = staticmethod(apply_legal)
     observe = staticmethod(observe)

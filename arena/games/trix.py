@@ -40,7 +40,7 @@ from arena.cards import (
     shuffled_order,
 )
 from arena.errors import CardError, ConfigError, IllegalAction
-from arena.games.base import Action, Event, copy_slotted_state, replay_events
+from arena.games.base import PUBLIC, Action, Event, copy_slotted_state, replay_events
 
 SEATS = 4
 DEALS_PER_KINGDOM = 5
@@ -399,6 +399,17 @@ def copy_state(state: TrixState) -> TrixState:
     return copy_slotted_state(state, _COPIED_LISTS)
 
 
+def last_deal_copy(state: TrixState) -> TrixState:
+    """A copy of `state` whose game ends when its current deal ends, whatever the deal
+    count or the totals: `observe` after the deal's last event then shows the deal as
+    it ended (every card played, its scores) instead of the next deal's start, which
+    is what a replay viewer shows as the deal's last step."""
+    new = copy_state(state)
+    new.deal_count = new.deal_index + 1
+    new.tiebreak_deals = MAX_TIEBREAK_DEALS  # no tie-break deal either (T-7.3)
+    return new
+
+
 # The state's lists that play changes in place: a copy needs its own.
 _COPIED_LISTS = (
     "hands",
@@ -697,6 +708,8 @@ def result(state: TrixState) -> tuple[list[int], list[int]]:
 
 def observe(state: TrixState, seat: int) -> TrixView:
     """T-8.1: the seat's own hand and the public record of the deal; nothing else.
+    For `seat` PUBLIC, a spectator's view: the public record alone (no hand, no legal
+    actions).
 
     Built positionally, copying the state's public parts into tuples, so that a view
     never changes after it was taken.
@@ -711,7 +724,7 @@ def observe(state: TrixState, seat: int) -> TrixView:
             state.first_king,
             state.contract,
             state.contracts_left,
-            state.hands[seat],
+            state.hands[seat] if seat != PUBLIC else 0,
             tuple(state.exposed),
             tuple(state.events),
             tuple(state.trick),
@@ -722,7 +735,7 @@ def observe(state: TrixState, seat: int) -> TrixView:
             tuple(state.totals),
             to_move,
             state.kind,
-            state.legal if to_move == seat else (),
+            state.legal if to_move == seat != PUBLIC else (),
             state.options,
         ),
     )
@@ -870,6 +883,7 @@ class Trix:
     new_deal = staticmethod(new_deal)
     state_from_deal = staticmethod(state_from_deal)
     copy_state = staticmethod(copy_state)
+    last_deal_copy = staticmethod(last_deal_copy)
     apply = staticmethod(apply)
     apply_legal = staticmethod(apply_legal)
     observe = staticmethod(observe)

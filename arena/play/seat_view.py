@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,32 +86,85 @@ def seat_decisions(
     deals = replay["deals"]
     if deal is not None and not 1 <= deal <= len(deals):
         raise NotInGame(f"--deal {deal}: this game has deals 1 to {len(deals)}")
-    try:
-        options = game.parse_options(replay.get("options") or {})
-    except ConfigError as err:
-        raise ConfigError(f"the replay's options: {err}") from None
-    faults = [f for f in replay.get("faults", []) if f.get("seat") == seat]
+    options = replay_options(game, replay)
+    faults = replay.get("faults", [])
     codec = WireCodec(game)
-    state = game.new_game(str(replay["seed"]), options)
     out: list[SeatDecision] = []
     asked = 0
     forced_asked = "think" in replay  # a table with a bot over gRPC asks forced moves too
-    while state.to_move >= 0:
-        index, at = state.deal_index, len(state.events)
-        event = _event(deals, index, at)
-        action = _action(game, state, event, index, at)
+    for state, event, _action in replay_steps(game, replay, options):
         choice = forced_asked or len(state.legal) > 1
         if state.to_move == seat and choice and event.get("auto") != MAX_FAULTS_MARK:
             asked += 1
-            if (deal is None or deal == index + 1) and (decision is None or decision == asked):
+            if (deal is None or deal == state.deal_index + 1) and (
+                decision is None or decision == asked
+            ):
                 out.append(_decision(game, codec, state, seat, asked, event, faults))
-        game.apply_legal(state, action)
     if decision is not None and not out:
         raise NotInGame(
             f"--decision {decision}: seat {seat} was asked decisions 1 to {asked} in this game"
             + (f", none of them numbered {decision} in deal {deal}" if deal is not None else "")
         )
     return _with_times(replay, seat, asked, out)
+
+
+def replay_options(game: Game, replay: Mapping[str, Any]) -> Any:
+    """The replay's rule options as the game parses them; ConfigError naming them as
+    the replay's when they are not the game's."""
+    try:
+        return game.parse_options(replay.get("options") or {})
+    except ConfigError as err:
+        raise ConfigError(f"the replay's options: {err}") from None
+
+
+def replay_steps(
+    game: Game, replay: Mapping[str, Any], options: Any, partial: bool = False
+) -> Iterator[tuple[Any, Mapping[str, Any] | None, int]]:
+    """The replay's game played again through the engine, from its seed and options:
+    at each decision, (state, event, action) before the event is applied. The state is
+    the engine's own and moves on when the caller asks for the next step: read it
+    there, copy it to keep it. ConfigError where the events stop being a game the
+    engine plays.
+
+    With `partial`, the replay may be of a game still being played: its last deal,
+    without scores, may stop anywhere, and the state after its last event is yielded
+    as (state, None, -1), the decision nobody has made yet."""
+    deals = replay["deals"]
+    state = game.new_game(str(replay["seed"]), options)
+    while state.to_move >= 0:
+        index, at = state.deal_index, len(state.events)
+        if partial and _unplayed(deals, index, at):
+            yield state, None, -1
+            return
+        event = _event(deals, index, at)
+        action = _action(game, state, event, index, at)
+        yield state, event, action
+        game.apply_legal(state, action)
+
+
+def _unplayed(deals: list[Any], index: int, at: int) -> bool:
+    """Whether event `at` of deal `index` is the next one of a game in progress: the
+    replay's last deal has no scores yet and no event there."""
+    last = index == len(deals) - 1 and deals[index].get("scores") is None
+    return last and at == len(deals[index].get("events", []))
+
+
+def event_fault(
+    faults: Iterable[Mapping[str, Any]], seat: int, deal: int, at: int, event: Mapping[str, Any]
+) -> Mapping[str, Any] | None:
+    """The replay's fault record of event `at` of deal `deal` (from 1), played by `seat`:
+    None unless the event is a fallback (`auto`). A fault of an older replay, which has
+    no event index, is the seat's first one in the deal."""
+    if "auto" not in event:
+        return None
+    return next(
+        (
+            f
+            for f in faults
+            if f.get("seat") == seat and f.get("deal") == deal and f.get("event", at) == at
+        ),
+        None,
+    )
 
 
 def _event(deals: list[Any], index: int, at: int) -> Mapping[str, Any]:
@@ -153,9 +206,7 @@ def _decision(
     view = game.observe(state, seat)
     request = pb.DecisionRequest.FromString(codec.decision_bytes(view, state.legal, number, b"", 0))
     deal, at = state.deal_index + 1, len(state.events)
-    fault = next(
-        (f for f in faults if f.get("deal") == deal and f.get("event", at) == at), None
-    ) if "auto" in event else None  # fmt: skip
+    fault = event_fault(faults, seat, deal, at, event)
     return SeatDecision(
         number,
         deal,

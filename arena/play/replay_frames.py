@@ -1,0 +1,294 @@
+"""The replay viewer's data (the league site's game page): every step of one deal as
+each seat saw it, rebuilt from the replay by playing it through the engine, as
+`seat_view.py` does for `arena replay --seat`.
+
+A replay keeps no views; the viewer must not make them up either. So each view here is
+`game.view_dict(game.observe(state, seat))`, the one place a seat's view leaves the
+hidden state (T-8, N-8): the page shows what these dicts hold and derives nothing a
+seat could or could not know. The table with every hand is the seats' own hands side by
+side; a game still being played is shown from the spectator's view alone
+(`observe(state, PUBLIC)`: no hand, no legal actions), with the fault records cut
+to their kind (their detail names the legal actions, which tell a hand).
+
+Step 0 is the deal's start, step k the table after the deal's k-th decision; a deal
+that ended has one more step, its end: `observe` of a copy of the state whose game ends
+with this deal (`last_deal_copy`), so that it shows the deal's last card played and its
+scores rather than the next deal's start. A contract the engine chose itself (the last
+one of a Trix kingdom, T-2.5) is no decision: it is already in step 0's events.
+
+The views are written once per deal in the `arena-frames/1` document, factored
+losslessly (a Trix game is about 1,100 steps of four views of about 2 KB each):
+
+- `prefix`: for each key whose value only grows during a deal (`events`), each
+  observer's longest list, or the index of an observer whose list is the same; a
+  view then holds that key as a length, the view's list being the list's first items.
+- `frames[k]`: `c`, the keys that changed since step k-1 and are equal in every view;
+  `v`, by observer index (a string), the other keys that changed in that view. Step 0
+  changes every key.
+- and for step k's decision, the seat to move being the views' `to_move` (its legal
+  actions are its view's `legal`, as `action_event` writes them): `answer`, the replay
+  event that was played; `auto`, the fault kind when the referee played the fallback;
+  `fault`, the fault record. The deal's end step has `end`.
+
+`expand` undoes the factoring, and so does the viewer's JavaScript (`ArenaViewer.expand`
+in arena/web/static/viewer.js), knowing nothing of any game.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, Literal
+
+from arena.errors import ConfigError
+from arena.games import get_game
+from arena.games.base import PUBLIC, Game
+from arena.play.seat_view import event_fault, replay_options, replay_steps
+
+FRAMES_FORMAT = "arena-frames/1"
+SeatsShown = Literal["all", "public"]
+PREFIX_KEYS = ("events",)  # view keys whose lists only grow during a deal
+# What a spectator is told of a fault: not its detail, expected or got, which name the
+# legal actions or the bot's answer (a card it holds).
+PUBLIC_FAULT_KEYS = ("seat", "deal", "kind", "decision")
+# A fault's log is a path on the machine that ran the game: nothing for a web page.
+HIDDEN_FAULT_KEYS = ("log",)
+
+
+def deal_frames(
+    replay: Mapping[str, Any], deal: int, seats_shown: SeatsShown = "all"
+) -> dict[str, Any]:
+    """The `arena-frames/1` document of deal `deal` (from 1) of a checked arena-replay/1
+    replay: every seat's view at every step (`seats_shown` "all"), or only the
+    spectator's (`"public"`, for a game still being played). ConfigError when the deal
+    is not in the game or the replay's events are not a game the engine plays."""
+    deals = replay["deals"]
+    if not 1 <= deal <= len(deals):
+        raise ConfigError(f"deal {deal}: this game has deals 1 to {len(deals)}")
+    return _frame_documents(replay, seats_shown, deal)[deal]
+
+
+def game_frames(replay: Mapping[str, Any], seats_shown: SeatsShown = "all") -> list[dict[str, Any]]:
+    """Every deal's `arena-frames/1` document, in order, from one pass through the
+    engine (the static report writes them all)."""
+    docs = _frame_documents(replay, seats_shown, None)
+    return [docs[number] for number in sorted(docs)]
+
+
+def _frame_documents(
+    replay: Mapping[str, Any], seats_shown: SeatsShown, only: int | None
+) -> dict[int, dict[str, Any]]:
+    game = get_game(replay["game"])
+    if seats_shown not in ("all", "public"):
+        raise ConfigError(f"seats_shown must be 'all' or 'public', not {seats_shown!r}")
+    observers = list(range(game.seats)) if seats_shown == "all" else [PUBLIC]
+    steps: dict[int, tuple[list[list[dict[str, Any]]], list[dict[str, Any]]]] = {}
+    for number, views, meta in _deal_steps(game, replay, observers, only):
+        if seats_shown == "public" and "fault" in meta:
+            meta["fault"] = {k: meta["fault"][k] for k in PUBLIC_FAULT_KEYS if k in meta["fault"]}
+        deal_views, deal_meta = steps.setdefault(number, ([], []))
+        deal_views.append(views)
+        deal_meta.append(meta)
+    return {
+        number: {
+            "format": FRAMES_FORMAT,
+            "game": game.name,
+            "deal": number,
+            "seats_shown": seats_shown,
+            "observers": observers,
+            "complete": bool(meta[-1].get("end")),
+            "scores": replay["deals"][number - 1].get("scores"),
+            **encode_views(views, meta),
+        }
+        for number, (views, meta) in steps.items()
+    }
+
+
+def _deal_steps(
+    game: Game, replay: Mapping[str, Any], observers: list[int], only: int | None
+) -> Iterator[tuple[int, list[dict[str, Any]], dict[str, Any]]]:
+    """(deal number, the observers' views, the step's decision) at every step of every
+    deal, or of deal `only`: each decision's state, then each ended deal's end."""
+    deals = replay["deals"]
+    faults = replay.get("faults", [])
+    for state, event, action in replay_steps(game, replay, replay_options(game, replay), True):
+        number, at = state.deal_index + 1, len(state.events)
+        if only is not None and number != only:
+            if number > only:
+                return
+            continue
+        views = [game.view_dict(game.observe(state, seat)) for seat in observers]
+        if event is None:  # a game in progress: nobody has answered yet
+            yield number, views, {}
+            return
+        yield number, views, _decision(faults, state.to_move, number, at, event)
+        if at == len(deals[number - 1]["events"]) - 1 and deals[number - 1].get("scores"):
+            yield number, _deal_end(game, state, action, observers, number), {"end": True}
+
+
+def _decision(
+    faults: Sequence[Mapping[str, Any]], seat: int, number: int, at: int, event: Mapping[str, Any]
+) -> dict[str, Any]:
+    """A step's decision: the answer played, and whether it was a fallback, and why."""
+    out: dict[str, Any] = {"answer": {k: v for k, v in event.items() if k != "auto"}}
+    if "auto" in event:
+        out["auto"] = event["auto"]
+    fault = event_fault(faults, seat, number, at, event)
+    if fault is not None:
+        out["fault"] = {k: v for k, v in fault.items() if k not in HIDDEN_FAULT_KEYS}
+    return out
+
+
+def _deal_end(
+    game: Game, state: Any, action: int, observers: list[int], number: int
+) -> list[dict[str, Any]]:
+    """The views once the deal's last event is played, on a copy of the state whose
+    game ends there (the real one goes on to the next deal's start)."""
+    end = game.last_deal_copy(state)
+    game.apply_legal(end, action)
+    if end.to_move >= 0:
+        raise ConfigError(
+            f"deal {number} of the replay ends after event {len(state.events)}, "
+            "but the game's deal goes on there: it was not written by this arena"
+        )
+    return [game.view_dict(game.observe(end, seat)) for seat in observers]
+
+
+def encode_views(
+    views: Sequence[Sequence[Mapping[str, Any]]], meta: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
+    """`prefix` and `frames` of an arena-frames/1 document: the views by step and
+    observer, factored as the module's docstring says, each step with its `meta`.
+    ValueError when a prefix key's list is not a prefix of the observer's longest one,
+    or when a view loses a key (the format could not say so)."""
+    observers = len(views[0])
+    prefix = {
+        key: _shared(_longest(key, [step[i] for step in views]) for i in range(observers))
+        for key in PREFIX_KEYS
+        if key in views[0][0]
+    }
+    frames = []
+    previous: list[dict[str, Any]] = [{} for _ in range(observers)]
+    for step, extra in zip(views, meta, strict=True):
+        current = [{**v, **{k: len(v[k]) for k in prefix}} for v in step]
+        frames.append({**_changes(previous, current), **extra})
+        previous = current
+    return {"prefix": prefix, "frames": frames}
+
+
+def _longest(key: str, lists_by_step: Sequence[Mapping[str, Any]]) -> list[Any]:
+    """One observer's longest `key` list over the steps, checked to start with each
+    step's list."""
+    lists = [view[key] for view in lists_by_step]
+    longest = max(lists, key=len)
+    for step, items in enumerate(lists):
+        if longest[: len(items)] != items:
+            raise ValueError(f"step {step}: the view's {key!r} is not a prefix of its longest")
+    return list(longest)
+
+
+def _shared(lists: Iterator[list[Any]]) -> list[Any]:
+    """The observers' lists, each one equal to an earlier observer's given as its index."""
+    out: list[Any] = []
+    for items in lists:
+        same = next((i for i, other in enumerate(out) if other == items), None)
+        out.append(items if same is None else same)
+    return out
+
+
+def _changes(previous: list[dict[str, Any]], current: list[dict[str, Any]]) -> dict[str, Any]:
+    """One step's `c` and `v`: the keys that changed, those equal in every view once."""
+    changed = []
+    for i, (before, now) in enumerate(zip(previous, current, strict=True)):
+        if before and set(before) - set(now):
+            raise ValueError(f"observer {i} lost the keys {sorted(set(before) - set(now))}")
+        changed.append({k: v for k, v in now.items() if k not in before or before[k] != v})
+    keys = {k for own in changed for k in own}
+    common = {k: current[0][k] for k in keys if all(v[k] == current[0][k] for v in current)}
+    own = {
+        str(i): {k: v for k, v in mine.items() if k not in common} for i, mine in enumerate(changed)
+    }
+    out: dict[str, Any] = {}
+    if common:
+        out["c"] = common
+    if any(own.values()):
+        out["v"] = {i: mine for i, mine in own.items() if mine}
+    return out
+
+
+def expand(doc: Mapping[str, Any]) -> list[list[dict[str, Any]]]:
+    """The views of an arena-frames/1 document, by step then observer, exactly as
+    `view_dict(observe(...))` gave them (`ArenaViewer.expand` does the same in the
+    page)."""
+    count = len(doc["observers"])
+    prefix = doc["prefix"]
+    lists = {
+        key: [per[i] if not isinstance(per[i], int) else per[per[i]] for i in range(count)]
+        for key, per in prefix.items()
+    }
+    current: list[dict[str, Any]] = [{} for _ in range(count)]
+    out = []
+    for frame in doc["frames"]:
+        common, own = frame.get("c", {}), frame.get("v", {})
+        current = [{**current[i], **common, **own.get(str(i), {})} for i in range(count)]
+        out.append(
+            [{**v, **{k: lists[k][i][: v[k]] for k in prefix}} for i, v in enumerate(current)]
+        )
+    return out
+
+
+def game_outline(replay: Mapping[str, Any]) -> dict[str, Any]:
+    """What the game page needs before any deal is loaded: the game, players, totals and
+    ranks (None while the game is being played), and per deal its number, label (the
+    Trix contract, the Trianon bid or "trianon"; "" while it is played), declarer and
+    whether it was made (Trianon), scores, its number of steps (step 0 to steps - 1)
+    and the steps of its fallbacks."""
+    game = get_game(replay["game"])
+    deals = replay["deals"]
+    steps = [0] * len(deals)
+    marks: list[dict[str, Any]] = []
+    faults = replay.get("faults", [])
+    for state, event, _ in replay_steps(game, replay, replay_options(game, replay), True):
+        index = state.deal_index
+        if event is None:  # a game in progress: the step being decided is counted below
+            break
+        if "auto" in event:
+            fault = event_fault(faults, state.to_move, index + 1, len(state.events), event)
+            kind = fault["kind"] if fault else event["auto"]
+            marks.append({"deal": index + 1, "step": steps[index], "seat": state.to_move,
+                          "kind": kind})  # fmt: skip
+        steps[index] += 1
+    return {
+        "game": game.name,
+        "seats": game.seats,
+        "players": list(replay["players"]),
+        "options": dict(replay.get("options") or {}),
+        "totals": replay.get("totals"),
+        "ranks": replay.get("ranks"),
+        "deals": [_deal_outline(game, record, n) for record, n in zip(deals, steps, strict=True)],
+        "fallbacks": marks,
+    }
+
+
+def _deal_outline(game: Game, record: Mapping[str, Any], decisions: int) -> dict[str, Any]:
+    """A deal's line of the outline: an ended deal has a step per decision and its end;
+    a deal in progress a step per decision and the one being decided."""
+    ended = record.get("scores") is not None
+    declarer, made = game.deal_declarer(record) if ended else (-1, None)
+    return {
+        "number": record["number"],
+        "label": game.deal_contract(record) if ended else "",
+        "declarer": declarer,
+        "made": made,
+        "scores": record.get("scores"),
+        "steps": decisions + 1,
+    }
+
+
+def deal_script(doc: Mapping[str, Any]) -> str:
+    """The JavaScript file of one deal's frames, `ArenaViewer.load(N, {...});`: a page
+    loads it with a <script src> element, which works from file:// where fetch() does
+    not. The JSON is ASCII and has `</` written `<\\/`, so it can never end a script
+    element, even pasted inline."""
+    data = json.dumps(doc, separators=(",", ":"), ensure_ascii=True).replace("</", "<\\/")
+    return f"ArenaViewer.load({int(doc['deal'])}, {data});\n"
