@@ -5,7 +5,8 @@ calls one library function and prints (`arena.cli.base` says how errors are show
 - `check`: `arena check-bot`;
 - `league`: `arena run`, `arena demo`;
 - `inspect`: `arena table`, `compare`, `games`, `faults`, `replay`;
-- `bench`: `arena bench engine|referee|league|rating`.
+- `web`: `arena serve`, `arena report`;
+- `bench`: `arena bench engine|referee|league|rating|web`.
 
 Heavy modules (grpc, sqlite-utils, trueskill) are imported inside the commands that
 need them, so `arena --help` and the read-only commands start sooner.
@@ -24,7 +25,7 @@ from arena.cli.base import app, command
 
 # Each module registers its commands; `arena --help` lists them in this order.
 # isort: off
-from arena.cli import play, check, league, inspect, bench  # noqa: E402, F401
+from arena.cli import play, check, league, inspect, web, bench  # noqa: E402, F401
 # isort: on
 
 __all__ = ["app", "main"]

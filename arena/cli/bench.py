@@ -144,3 +144,17 @@ def bench_strength(
         ),
     )  # fmt: skip
     typer.echo(render_strength(rows, game, seed))
+
+
+@command(bench_app, "web")
+def bench_web(
+    entrants: Annotated[int, typer.Option(min=4, help="Entrants of the league built.")] = 50,
+    games: Annotated[int, typer.Option(min=4, help="Games stored (4 a match).")] = 10_000,
+    repeats: Annotated[int, typer.Option(min=1, help="Timed repeats of each page.")] = 7,
+) -> None:
+    """The web site's heaviest pages over a big league: the league page and the viewer
+    opening a game, through the whole application, in ms (cold, then the median), and as
+    a ratio to computing `arena table`'s rows alone."""
+    from arena.bench.web import bench_web as measure
+
+    typer.echo("\n".join(measure(entrants, games, repeats).lines()))

@@ -36,10 +36,12 @@ from arena.league.schedule import ScheduledMatch, Step, build_schedule
 from arena.league.separation import StopRule, stop_check
 from arena.league.store import (
     append_ratings,
+    clear_in_flight,
     ensure_league,
     history_of,
     league_record,
     load_outcomes,
+    mark_in_flight,
     open_db,
     replace_ratings,
     store_match,
@@ -204,6 +206,7 @@ def _run(
         outcomes = load_outcomes(db, league_id)
         next_idx, rows = rate_prefix(outcomes, rater)
         replace_ratings(db, league_id, rows)
+        clear_in_flight(db, league_id)  # a killed run's matches are not in flight now
     except StorageError as err:
         db.close()
         raise StorageError(_kept(err, db_path, None)) from None
@@ -242,6 +245,7 @@ def _run(
                     play_scheduled_match, config, match, str(log_dir), str(db_path), lifecycle
                 )
                 in_flight[future] = match
+                mark_in_flight(db, league_id, match.index, match.entrants, os.getpid())
             if not in_flight:
                 break
             done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
@@ -305,6 +309,8 @@ def _run(
         raise StorageError(_kept(err, db_path, len(stored) + summary.played)) from None
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
+        with contextlib.suppress(StorageError):  # a full disk must not hide the first error
+            clear_in_flight(db, league_id)
         db.close()
     return summary
 

@@ -30,11 +30,17 @@ FORMATS = tuple(TableFormat)
 SHORT = {"king-of-hearts": "KH", "diamonds": "D", "queens": "Q", "no-tricks": "NT", "trix": "T"}
 
 
-def league_rows(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any]]:
-    """One dict per entrant, best first, with the JSON keys of `arena table --format json`."""
+def league_rows(
+    db: sqlite_utils.Database,
+    league_id: int,
+    outcomes: dict[int, MatchOutcome] | None = None,
+) -> list[dict[str, Any]]:
+    """One dict per entrant, best first, with the JSON keys of `arena table --format json`
+    (`outcomes`: the league's, when the caller has loaded them already)."""
     game, settings = store.league_record(db, league_id)
     entrants = settings["entrants"]
-    outcomes = store.load_outcomes(db, league_id)
+    if outcomes is None:
+        outcomes = store.load_outcomes(db, league_id)
     ratings = _stored_ratings(db, league_id, outcomes, settings)
     if ratings is None:
         rater = Rater(
@@ -148,7 +154,7 @@ COLUMNS = (
 )  # fmt: skip
 
 
-def _cell(key: str, value: Any) -> str:
+def cell(key: str, value: Any) -> str:
     if key == "per_contract":
         return " ".join(
             f"{c} {v['declared']}/{v['made']}/{v['failed']}"
@@ -299,7 +305,7 @@ def render(
     markdown = fmt == TableFormat.MARKDOWN
     safe = markdown_safe if markdown else text_safe
     header = [title for _, title in COLUMNS]
-    body = [[safe(_cell(key, row[key])) for key, _ in COLUMNS] for row in rows]
+    body = [[safe(cell(key, row[key])) for key, _ in COLUMNS] for row in rows]
     above = about_lines(about, markdown) if about is not None else []
     if markdown:
         lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]

@@ -16,7 +16,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 
@@ -28,6 +28,7 @@ from arena.bots.sandbox import Sandbox
 from arena.bots.spec import make_player, started_players
 from arena.games import get_game
 from arena.league.config import LeagueConfig
+from arena.league.live import LiveMatch, live_folder
 from arena.league.records import PlayedGame, PlayedMatch
 from arena.league.schedule import ScheduledMatch
 from arena.play.deal_keys import game_seed
@@ -133,20 +134,27 @@ def play_scheduled_match(
             )  # fmt: skip
     else:
         pool = _worker_pool(config, log_dir, db_path)
-        rotations = len(seatings(game.seats, config.rotations))
-        seats = [[Seat(name, bots[name], r) for name in match.entrants] for r in range(rotations)]
-        while True:
-            rosters = pool.match_players(seats)
-            result = play_match(
-                game, rosters[0], list(match.entrants), seed, config.options, settings,
-                rotations=config.rotations, rotation_players=rosters,
-                before_game=pool.activate,
-            )  # fmt: skip
-            overloaded = any(f.overload for g in result.games for f in g.faults)
-            if not overloaded or replays >= OVERLOAD_REPLAYS:
-                break
-            replays += 1  # the machine made a bot late: play the match again, with bots
-            pool.forget([seat for rotation in seats for seat in rotation])  # new to it
+        orders = seatings(game.seats, config.rotations)
+        seats = [[Seat(name, bots[name], r) for name in match.entrants] for r in range(len(orders))]
+        live = _live_match(config, match, db_path, orders, seed)
+        if live is not None:
+            settings.watch = live
+        try:
+            while True:
+                rosters = pool.match_players(seats)
+                result = play_match(
+                    game, rosters[0], list(match.entrants), seed, config.options, settings,
+                    rotations=config.rotations, rotation_players=rosters,
+                    before_game=_before_game(pool, live),
+                )  # fmt: skip
+                overloaded = any(f.overload for g in result.games for f in g.faults)
+                if not overloaded or replays >= OVERLOAD_REPLAYS:
+                    break
+                replays += 1  # the machine made a bot late: play the match again, with
+                pool.forget([seat for rotation in seats for seat in rotation])  # new bots
+        finally:
+            if live is not None:
+                live.close()
     games = tuple(
         PlayedGame(
             rotation,
@@ -162,6 +170,34 @@ def play_scheduled_match(
         match.index, match.seed, tuple(match.entrants), games, time.monotonic() - started,
         overload_replays=replays,
     )  # fmt: skip
+
+
+def _live_match(
+    config: LeagueConfig,
+    match: ScheduledMatch,
+    db_path: str,
+    orders: Sequence[tuple[int, ...]],
+    seed: str,
+) -> LiveMatch | None:
+    """The live file of the match (for `arena serve`), when the league has a database."""
+    if not db_path:
+        return None
+    game = get_game(config.game)
+    names = [[match.entrants[b] for b in order] for order in orders]
+    return LiveMatch(
+        db_path, game, config.name, match.index, names, seed, game.options_dict(config.options)
+    )
+
+
+def _before_game(pool: RotationPool, live: LiveMatch | None) -> Callable[[Sequence[Player]], None]:
+    """Before each rotation's game: thaw its bots, and start its part of the live file."""
+
+    def before(players: Sequence[Player]) -> None:
+        pool.activate(players)
+        if live is not None:
+            live.next_game()
+
+    return before
 
 
 def _worker_pool(config: LeagueConfig, log_dir: str, db_path: str) -> RotationPool:
@@ -258,4 +294,5 @@ def _private_paths(db_path: str, log_dir: str) -> tuple[Path, ...]:
     db = Path(db_path).resolve()
     journals = (db.with_name(db.name + suffix) for suffix in ("-wal", "-shm", "-journal"))
     logs = db.parent / "logs"
-    return (db, *journals, logs if Path(log_dir).resolve().is_relative_to(logs) else Path(log_dir))
+    folder = logs if Path(log_dir).resolve().is_relative_to(logs) else Path(log_dir)
+    return (db, *journals, live_folder(db), folder)  # the live files hold every hand

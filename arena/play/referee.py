@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -115,10 +115,13 @@ class RefereeSettings:
     sets True so that every kind of decision reaches the bot under test.
     max_faults: after this many faults in one game, a bot's remaining decisions are all
     fallback moves (recorded with "auto": "max-faults").
+    watch: told the state after every action (a league's live file of the match being
+    played, arena/league/live.py); it must be quick, and must not keep the state.
     """
 
     ask_forced: bool | None = None
     max_faults: int = 5
+    watch: Callable[[GameState], None] | None = None
 
 
 @dataclass
@@ -215,6 +218,7 @@ def _moves(
     decisions_by_seat = [Decision(game, seat) for seat in range(game.seats)]
     asked = [0] * game.seats  # decisions put to each seat so far (Fault.decision)
     acts = [player.act for player in players]
+    watch = settings.watch
     while state.to_move >= 0:
         seat = state.to_move
         deal_index = state.deal_index
@@ -270,6 +274,8 @@ def _moves(
             apply(state, action)
         if notify and state.deal_index != deal_index:
             _notify_deal_end(game, state, notify, players, deal_index)
+        if watch is not None:
+            watch(state)
     return state, auto, faults
 
 

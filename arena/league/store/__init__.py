@@ -32,11 +32,19 @@ from arena.league.store.schema import (
     open_existing,
     upgrade,
 )
-from arena.league.store.writes import append_ratings, ensure_league, replace_ratings, store_match
+from arena.league.store.writes import (
+    append_ratings,
+    clear_in_flight,
+    ensure_league,
+    mark_in_flight,
+    replace_ratings,
+    store_match,
+)
 
 __all__ = [
     "MIGRATIONS",
     "append_ratings",
+    "clear_in_flight",
     "contract_means",
     "ensure_league",
     "entrant_names",
@@ -50,6 +58,7 @@ __all__ = [
     "league_id_by_name",
     "league_record",
     "load_outcomes",
+    "mark_in_flight",
     "match_records",
     "migrate",
     "missing_db_message",

@@ -227,6 +227,27 @@ def _migration_7(db: sqlite_utils.Database) -> None:
     db["matches"].add_column("overload_replays", int)
 
 
+def _migration_8(db: sqlite_utils.Database) -> None:
+    """What the web pages read while a league runs: the matches being played now
+    (`live_matches`: written by `arena run` when it hands a match to a worker and
+    removed when the match is stored, with the run's pid so that a killed run's rows
+    are told apart), and an index that lets a rating chart read one row per match
+    without scanning the league's whole rating history."""
+    db["live_matches"].create(
+        {
+            "league_id": int,
+            "idx": int,
+            "entrants": str,
+            "started_at": float,
+            "run_pid": int,
+        },  # fmt: skip
+        pk=("league_id", "idx"),
+        foreign_keys=[("league_id", "leagues")],
+    )
+    db["ratings"].create_index(["league_id", "match_idx", "step"])
+    db["games"].create_index(["league_id"], if_not_exists=True)
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "leagues, entrants, matches, games, results, deal scores, faults, ratings", _migration_1),
     (2, "deal_scores.declarer and deal_scores.made", _migration_2),
@@ -235,6 +256,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (5, "leagues.first_game_id (game ids that follow the schedule)", _migration_5),
     (6, "leagues.deal_key (the secret the deals come from)", _migration_6),
     (7, "results.asked, think_wall_ms, think_cpu_ms; matches.overload_replays", _migration_7),
+    (8, "live_matches (matches being played); ratings index by match", _migration_8),
 ]
 
 

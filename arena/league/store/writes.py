@@ -301,6 +301,11 @@ def store_match(db: sqlite_utils.Database, league_id: int, match: PlayedMatch) -
                 }
                 for f in replay["faults"]
             )
+        if "live_matches" in db.table_names():  # stored: no longer in flight
+            db.execute(
+                "DELETE FROM live_matches WHERE league_id = ? AND idx = ?",
+                [league_id, match.index],
+            )
 
 
 def _think_columns(times: dict[str, Any] | None) -> dict[str, Any]:
@@ -347,3 +352,33 @@ def append_ratings(
     """Add rating-history rows (the updates of newly rated matches)."""
     with immediate(db):
         db["ratings"].insert_all({"league_id": league_id, **row} for row in rows)
+
+
+@_writing("the matches in flight")
+def mark_in_flight(
+    db: sqlite_utils.Database, league_id: int, idx: int, entrants: Iterable[str], run_pid: int
+) -> None:
+    """Record that match `idx` is being played now (the web pages show it in flight);
+    `store_match` of that match removes the row."""
+    with immediate(db):
+        db["live_matches"].upsert(
+            {
+                "league_id": league_id,
+                "idx": idx,
+                "entrants": json.dumps(list(entrants)),
+                "started_at": time.time(),
+                "run_pid": run_pid,
+            },
+            pk=("league_id", "idx"),
+        )
+
+
+@_writing("the matches in flight")
+def clear_in_flight(db: sqlite_utils.Database, league_id: int, idx: int | None = None) -> None:
+    """Forget match `idx` in flight (stored, or given up), or every one of the league's
+    (a run starting or ending: none of its matches is being played any more)."""
+    where, params = ("league_id = ?", [league_id])
+    if idx is not None:
+        where, params = where + " AND idx = ?", [league_id, idx]
+    with immediate(db):
+        db.execute(f"DELETE FROM live_matches WHERE {where}", params)

@@ -1,0 +1,58 @@
+"""The commands of the league's web site: `arena serve` and `arena report`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from arena.cli.base import LatestLeague, LeagueDb, command
+
+
+@command()
+def serve(
+    db: LeagueDb = Path("arena.db"),
+    host: Annotated[
+        str,
+        typer.Option(help="The address to listen on: loopback unless you say otherwise."),
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="The port to listen on.")] = 8000,
+    live_hands: Annotated[
+        bool,
+        typer.Option(
+            "--live-hands",
+            help="Show the hands of games still being played. Only for an organiser's own "
+            "screen: a watcher could pass them to a bot that plays over the network.",
+        ),
+    ] = False,
+) -> None:
+    """Serve the league site over a league database: every league, its table, charts,
+    crosstable, entrants, matches, faults and a replay viewer, live while `arena run`
+    writes to the database. Read-only; Ctrl-C stops it."""
+    import uvicorn
+
+    from arena.web.app import make_app
+
+    app = make_app(db, live_hands)
+    typer.echo(f"serving {db} at http://{host}:{port}/ (Ctrl-C stops)", err=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+@command()
+def report(
+    out: Annotated[Path, typer.Option("--out", help="The folder to write the report into.")],
+    db: LeagueDb = Path("arena.db"),
+    league: LatestLeague = None,
+) -> None:
+    """Write the league site as static files (no server, no network: it works from
+    file:// and any static host). Without --league, every league in the database."""
+    from arena.web.report import write_report
+
+    def progress(done: int, total: int) -> None:
+        if sys.stderr.isatty():
+            typer.echo(f"\rgames {done} of {total}", nl=done == total, err=True)
+
+    index = write_report(db, out, league, progress)
+    typer.echo(str(index.resolve()))

@@ -1,0 +1,68 @@
+"""Head-to-head margins of every pair of entrants, and the places they cannot separate.
+
+`arena compare A B` answers one pair; a league page shows them all at once (the
+crosstable) and groups neighbouring places whose interval contains zero, so nobody
+reads a gap of two places as a difference the matches have not shown.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from arena.league.records import MatchOutcome
+from arena.league.stats import Interval, head_to_head, mean_interval
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """A's margin over B per game, over the matches where both played."""
+
+    a: str
+    b: str
+    interval: Interval
+
+    @property
+    def separated(self) -> bool:
+        """True when the interval is clear of zero: the matches tell the two apart."""
+        return self.interval.excludes(0.0)
+
+
+def crosstable(
+    outcomes: Iterable[MatchOutcome], level: float = 0.95
+) -> dict[tuple[str, str], Pairing]:
+    """Every ordered pair (A, B) that shared a match: A's margin over B, as `arena
+    compare` computes it, in one pass over the matches (a match of four entrants feeds
+    its six pairs)."""
+    samples: dict[tuple[str, str], list[float]] = {}
+    for match in sorted(outcomes, key=lambda m: m.idx):
+        for a, b in itertools.combinations(sorted(set(match.entrants)), 2):
+            samples.setdefault((a, b), []).append(head_to_head(match, a, b))
+    out: dict[tuple[str, str], Pairing] = {}
+    for (a, b), values in samples.items():
+        interval = mean_interval(values, level)
+        out[(a, b)] = Pairing(a, b, interval)
+        out[(b, a)] = Pairing(b, a, _negated(interval))
+    return out
+
+
+def _negated(interval: Interval) -> Interval:
+    low = None if interval.high is None else -interval.high
+    high = None if interval.low is None else -interval.low
+    return Interval(-interval.mean, low, high, interval.n)
+
+
+def tied_groups(order: Sequence[str], pairs: dict[tuple[str, str], Pairing]) -> list[int]:
+    """For the table in `order` (best first), each place's group number (from 1): a
+    place joins its upper neighbour's group unless their head-to-head interval is clear
+    of zero (neighbours that never met, or met too little to say, stay together)."""
+    groups: list[int] = []
+    for i, name in enumerate(order):
+        if i == 0:
+            groups.append(1)
+            continue
+        pairing = pairs.get((order[i - 1], name))
+        apart = pairing is not None and pairing.separated
+        groups.append(groups[-1] + 1 if apart else groups[-1])
+    return groups

@@ -1,0 +1,378 @@
+"""What each page of the site shows, as plain data for its template: the same data for
+`arena serve` and for `arena report`, so the two cannot drift apart.
+
+Each function takes an open league database and returns the template's context, or
+raises `NotFound` for a league, entrant, match or game the database does not hold.
+Everything is computed from the store's reads; a stored game's hands are shown only
+once its match is stored whole (a match in flight is shown without cards)."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import sqlite_utils
+
+from arena.errors import ArenaError, ConfigError
+from arena.games import get_game
+from arena.league import store
+from arena.league.crosstable import Pairing, crosstable, tied_groups
+from arena.league.faults import fault_rows
+from arena.league.store import site_reads
+from arena.league.table import COLUMNS, SHORT, about_lines, cell, league_about, league_rows
+from arena.play.replay_frames import game_outline
+from arena.web import live_view
+from arena.web.charts import colour, margin_chart, rating_chart
+from arena.web.links import Links
+
+
+class NotFound(ArenaError):
+    """A page of something the database does not hold (the server answers 404)."""
+
+
+def _league(db: sqlite_utils.Database, name: str) -> tuple[int, str]:
+    try:
+        return store.league_id_by_name(db, name)
+    except ConfigError as err:
+        raise NotFound(str(err)) from None
+
+
+def leagues_page(db: sqlite_utils.Database) -> dict[str, Any]:
+    """Every league with its game, progress and leader (the best conservative rating)."""
+    leagues = []
+    for row in site_reads.league_summaries(db):
+        ratings = store.latest_ratings(db, row["id"])
+        best = max(ratings, key=lambda r: (r["mu"] - 3 * r["sigma"], r["mu"]), default=None)
+        leagues.append(
+            {
+                **row,
+                "leader": best["entrant"] if best else None,
+                "leader_rating": round(best["mu"] - 3 * best["sigma"], 2) if best else None,
+                "in_flight": len(_in_flight(db, row["id"])),
+            }
+        )
+    return {"title": "Leagues", "leagues": leagues}
+
+
+def _in_flight(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any]]:
+    """The league's matches being played now by a run that is still alive (a killed
+    run's rows stay until the next run of the league clears them)."""
+    return [m for m in site_reads.live_matches(db, league_id) if _alive(m["run_pid"])]
+
+
+def _alive(pid: int | None) -> bool:
+    if not pid:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
+    """The table with every column of `arena table`, its provenance, tied places, the
+    rating and margin charts, the crosstable and the matches in flight."""
+    league_id, name = _league(db, name)
+    game, settings = store.league_record(db, league_id)
+    outcomes = store.load_outcomes(db, league_id)
+    rows = league_rows(db, league_id, outcomes)
+    pairs = crosstable(outcomes.values())
+    order = [row["name"] for row in rows]
+    groups = tied_groups(order, pairs)
+    colours = {entrant: colour(i) for i, entrant in enumerate(settings["entrants"])}
+    about = league_about(db, league_id)
+    table = []
+    for row, group in zip(rows, groups, strict=True):
+        members = [i + 1 for i, g in enumerate(groups) if g == group]
+        place = str(members[0]) if len(members) == 1 else f"{members[0]}-{members[-1]}"
+        table.append(
+            {
+                "row": row,
+                "group": group,
+                "place": place,
+                "colour": colours.get(row["name"], "#333"),
+                "cells": [_table_cell(key, row[key]) for key, _ in COLUMNS],
+            }
+        )
+    return {
+        "title": name,
+        "league": name,
+        "game": game,
+        "about": about,
+        "about_lines": about_lines(about),
+        "columns": [title for _, title in COLUMNS],
+        "table": table,
+        "rating_chart": rating_chart(site_reads.rating_history(db, league_id), order),
+        "margin_chart": margin_chart(rows, colours),
+        "cross": _cross_rows(order, pairs),
+        "in_flight": _in_flight(db, league_id),
+        "matches": store.match_records(db, league_id)[-20:][::-1],
+        "faults": sum(row["faults"] for row in rows),
+        # once every match is stored the key may be published: replaying the league
+        # elsewhere needs it, and no bot can use it any more (docs/leagues.md)
+        "deal_key": store.stored_deal_key(db, league_id) if about["finished"] else None,
+    }
+
+
+def _table_cell(key: str, value: Any) -> dict[str, Any]:
+    """A cell's text and the value the table sorts it by."""
+    if key == "duplicate_margin_ci":
+        sort = value[0] if value[0] is not None else ""
+    elif key == "think_ms":
+        sort = "" if value is None else value["wall"]
+    elif key == "per_contract":
+        sort = cell(key, value)
+    else:
+        sort = value
+    return {"key": key, "text": cell(key, value), "sort": sort}
+
+
+def _cross_rows(order: Sequence[str], pairs: Mapping[tuple[str, str], Pairing]) -> list[Any]:
+    """The crosstable in table order: row A, column B is A's margin over B per game."""
+    out = []
+    for a in order:
+        cells = []
+        for b in order:
+            pairing = pairs.get((a, b))
+            cells.append(_pair_cell(a, b, pairing))
+        out.append({"name": a, "cells": cells})
+    return out
+
+
+def _pair_cell(a: str, b: str, pairing: Pairing | None) -> dict[str, Any]:
+    if a == b:
+        return {"text": "", "class": "self", "title": ""}
+    if pairing is None:
+        return {"text": "", "class": "none", "title": f"{a} and {b} never met"}
+    interval = pairing.interval
+    ci = (
+        "too few matches for an interval"
+        if interval.low is None or interval.high is None
+        else f"95% interval [{interval.low:+.1f}, {interval.high:+.1f}]"
+    )
+    sign = "better" if interval.mean > 0 else "worse"
+    klass = f"sep {sign}" if pairing.separated else "tied"
+    return {
+        "text": f"{interval.mean:+.0f}",
+        "class": klass,
+        "title": f"{a} over {b}: {interval.mean:+.1f} per game over {interval.n} "
+        f"matches, {ci}",
+    }
+
+
+def entrant_page(db: sqlite_utils.Database, league: str, entrant: str) -> dict[str, Any]:
+    """One entrant: its row of the table, per contract (Trix) or strain (Trianon), its
+    margin against each opponent, faults and their rate, think time, and its games."""
+    league_id, league = _league(db, league)
+    game, settings = store.league_record(db, league_id)
+    if entrant not in settings["entrants"]:
+        raise NotFound(
+            f"no entrant {entrant!r} in league {league!r}; entrants: "
+            + ", ".join(settings["entrants"])
+        )
+    outcomes = store.load_outcomes(db, league_id)
+    rows = league_rows(db, league_id, outcomes)
+    row = next(r for r in rows if r["name"] == entrant)
+    pairs = crosstable(outcomes.values())
+    opponents = [
+        {
+            "name": other["name"],
+            "cell": _pair_cell(entrant, other["name"], pairs.get((entrant, other["name"]))),
+            "matches": pairs[(entrant, other["name"])].interval.n
+            if (entrant, other["name"]) in pairs
+            else 0,
+        }
+        for other in rows
+        if other["name"] != entrant
+    ]
+    games = site_reads.entrant_games(db, league_id, entrant)
+    asked = sum(g["asked"] or 0 for g in games)
+    faults = fault_rows(db, league_id, entrant)
+    return {
+        "title": f"{entrant} in {league}",
+        "league": league,
+        "game": game,
+        "entrant": entrant,
+        "bot": shown_spec(site_reads.entrant_bots(db, league_id).get(entrant, "")),
+        "row": row,
+        "per_contract": [
+            {"name": SHORT.get(name, name), "long": name, "value": value}
+            for name, value in row["per_contract"].items()
+        ],
+        "opponents": opponents,
+        "games": games,
+        "faults": faults,
+        "fault_rate": {
+            "per_game": row["faults"] / len(games) if games else 0.0,
+            "per_1000": 1000 * row["faults"] / asked if asked else None,
+        },
+        "think": row["think_ms"],
+    }
+
+
+def shown_spec(spec: str) -> str:
+    """A bot spec as a published page shows it: each word without its folders (the
+    organiser's paths are nobody else's business; `python bots/mine.py` -> `python
+    mine.py`)."""
+    return " ".join(word.rstrip("/").rsplit("/", 1)[-1] for word in spec.split())
+
+
+def match_page(
+    db: sqlite_utils.Database,
+    league: str,
+    idx: int,
+    live: Mapping[str, Any] | None = None,
+    live_hands: bool = False,
+) -> dict[str, Any]:
+    """A stored match's rotated games side by side, deal by deal: for each deal and
+    each seat's cards, who held them in each rotation and what they scored with them
+    (the best marked). A match in flight shows how far it is (`live`: its live file),
+    and whether its game's cards may be watched (arena/web/live_view.py)."""
+    league_id, league = _league(db, league)
+    game, _ = store.league_record(db, league_id)
+    match = site_reads.match_row(db, league_id, idx)
+    if match is None:
+        in_flight = [m for m in _in_flight(db, league_id) if m["idx"] == idx]
+        if in_flight:
+            return {
+                "title": f"{league} match {idx}",
+                "league": league,
+                "game": game,
+                "idx": idx,
+                "in_flight": in_flight[0],
+                "live": live_view.progress(live) if live else None,
+                "live_shown": bool(live) and live_view.cards_shown(live, live_hands),
+                "games": [],
+                "deals": [],
+            }
+        raise NotFound(f"league {league!r} has no stored match {idx}")
+    games = site_reads.match_games(db, match["id"])
+    scores = site_reads.match_deal_scores(db, match["id"])
+    by_game = {g["id"]: i for i, g in enumerate(games)}
+    seats = get_game(game).seats
+    deals: dict[int, list[list[dict[str, Any] | None]]] = {}
+    for row in scores:
+        grid = deals.setdefault(row["deal"], [[None] * len(games) for _ in range(seats)])
+        grid[row["seat"]][by_game[row["game_id"]]] = {
+            "entrant": row["entrant"],
+            "contract": row["contract"],
+            "score": row["score"],
+        }
+    out = []
+    for number, grid in sorted(deals.items()):
+        hands = []
+        for seat, cells in enumerate(grid):
+            present = [c["score"] for c in cells if c is not None]
+            best = max(present) if present else None
+            spread = (max(present) - min(present)) if present else 0
+            hands.append(
+                {
+                    "seat": seat,
+                    "cells": [
+                        None if c is None else {**c, "best": spread > 0 and c["score"] == best}
+                        for c in cells
+                    ],
+                }
+            )
+        out.append({"number": number, "hands": hands})
+    totals: dict[str, list[int]] = {}
+    for g in games:
+        for name, total in zip(g["players"], g["totals"], strict=True):
+            totals.setdefault(name, []).append(total)
+    summary = sorted(
+        ({"name": n, "totals": t, "mean": sum(t) / len(t)} for n, t in totals.items()),
+        key=lambda s: -s["mean"],
+    )
+    return {
+        "title": f"{league} match {idx}",
+        "league": league,
+        "game": game,
+        "idx": idx,
+        "match": match,
+        "in_flight": None,
+        "games": games,
+        "deals": out,
+        "summary": summary,
+    }
+
+
+def game_page(db: sqlite_utils.Database, game_id: int, links: Links) -> dict[str, Any]:
+    """The replay viewer's page: the game's outline and where each deal's frames are."""
+    row = site_reads.game_row(db, game_id)
+    if row is None:
+        raise NotFound(f"no stored game {game_id}")
+    outline = game_outline(row["replay"])
+    return {
+        "title": f"game {game_id}",
+        "game_id": game_id,
+        "league": row["league"],
+        "match_idx": row["match_idx"],
+        "rotation": row["rotation"],
+        "outline": outline,
+        "deal_urls": [links.deal_data(game_id, n + 1) for n in range(len(row["replay"]["deals"]))],
+    }
+
+
+def live_game_page(
+    db: sqlite_utils.Database,
+    league: str,
+    idx: int,
+    live: Mapping[str, Any] | None,
+    links: Links,
+    live_hands: bool = False,
+) -> dict[str, Any]:
+    """The viewer on the game being played in match `idx`, when its cards may be shown
+    (NotFound otherwise: the match is not in flight, or not in its last rotation)."""
+    league_id, league = _league(db, league)
+    in_flight = any(m["idx"] == idx for m in _in_flight(db, league_id))
+    if not in_flight or live is None or not live_view.cards_shown(live, live_hands):
+        raise NotFound(
+            f"match {idx} of {league!r} has no game that may be watched now: it is not in "
+            "flight, or its cards are hidden until its last rotation (a later rotation "
+            "replays the same deals)"
+        )
+    outline = live_view.live_outline(live)
+    return {
+        "title": f"{league} match {idx}, live",
+        "league": league,
+        "game_id": 0,
+        "match_idx": idx,
+        "rotation": live["rotation"],
+        "outline": outline,
+        "deal_urls": [
+            links.live_deal(league, idx, n + 1) for n in range(len(outline["deals"]))
+        ],
+        "live_game": True,
+        "live_page": True,
+    }
+
+
+def stored_replay(db: sqlite_utils.Database, game_id: int) -> dict[str, Any]:
+    """A stored game's replay (the viewer's deal data is built from it)."""
+    replay = store.game_replay(db, game_id)
+    if replay is None:
+        raise NotFound(f"no stored game {game_id}")
+    return replay
+
+
+def faults_page(db: sqlite_utils.Database, league: str) -> dict[str, Any]:
+    """Every fault of the league, each with where the viewer shows its decision."""
+    league_id, league = _league(db, league)
+    rows = fault_rows(db, league_id)
+    return {
+        "title": f"faults in {league}",
+        "league": league,
+        "faults": rows,
+        "kinds": sorted({r["kind"] for r in rows}),
+        "entrants": sorted({r["entrant"] for r in rows}),
+    }
+
+
+def now() -> float:
+    """The time pages say they were made at."""
+    return time.time()

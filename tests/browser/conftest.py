@@ -1,0 +1,118 @@
+"""Headless Chromium against the league site: a small real league database, `arena
+serve` over it, and a browser page per test that leaves a screenshot in
+build/screenshots/. `make test` installs Chromium (Debian's `chromium`, with apt-get
+as root) and Playwright; without them these tests fail saying so, never skip."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.site_league import build_site_db
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "build" / "screenshots"
+HOW = (
+    "`make test` installs them: Chromium with `apt-get install chromium` (as root), "
+    "Playwright with `pip install -e '.[test]'`; or set ARENA_CHROMIUM to a Chromium binary"
+)
+
+
+def chromium_path() -> str:
+    """The Chromium binary the tests drive (ARENA_CHROMIUM, else `chromium` on PATH)."""
+    found = os.environ.get("ARENA_CHROMIUM") or shutil.which("chromium")
+    if not found:
+        pytest.fail(f"no Chromium for the browser tests: {HOW}", pytrace=False)
+    return found
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail(f"Playwright is not installed: {HOW}", pytrace=False)
+    executable = chromium_path()
+    with sync_playwright() as playwright:
+        try:
+            launched = playwright.chromium.launch(
+                executable_path=executable, args=["--no-sandbox", "--disable-gpu"]
+            )
+        except Exception as err:  # the message says what the browser lacked
+            pytest.fail(f"Chromium at {executable} does not start ({err}): {HOW}", pytrace=False)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser, request) -> Iterator[object]:
+    """A fresh page (laptop-sized); its screenshot is saved when the test ends."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda err: errors.append(str(err)))
+    yield tab
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    name = request.node.name.replace("/", "_").replace("[", "-").replace("]", "")
+    with contextlib.suppress(Exception):
+        tab.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    context.close()
+    assert errors == [], f"the page raised JavaScript errors: {errors}"
+
+
+@pytest.fixture(scope="session")
+def site_db(tmp_path_factory) -> Path:
+    return build_site_db(tmp_path_factory.mktemp("site"))
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def served(db: Path, *flags: str) -> Iterator[str]:
+    """`arena serve` over `db` on a free loopback port, ended when the block ends."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli", "serve", "--db", str(db), "--port", str(port), *flags],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/api/version", timeout=2).read()
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    out = process.communicate(timeout=5)[0] if process.poll() is not None else b""
+                    raise AssertionError(f"arena serve did not start: {out!r}") from None
+                time.sleep(0.1)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def server(site_db) -> Iterator[str]:
+    with served(site_db) as url:
+        yield url

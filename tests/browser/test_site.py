@@ -1,0 +1,173 @@
+"""The league site in a real browser: the table sorts, pages link up, a live page
+follows a running league without a reload, and the static report works from file://."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from arena.league.store import league_id_by_name, open_existing
+from arena.league.table import league_rows
+from arena.web.report import write_report
+from tests.browser.conftest import served
+
+ROOT = Path(__file__).resolve().parents[2]
+THINKER = ROOT / "tests" / "bots" / "thinker_bot.py"
+
+
+def _rows(db: Path, league: str) -> list[dict]:
+    conn = open_existing(db)
+    try:
+        return league_rows(conn, league_id_by_name(conn, league)[0])
+    finally:
+        conn.close()
+
+
+def _entrants(page) -> list[str]:
+    """The table's entrants, top to bottom, as the page shows them now."""
+    return page.eval_on_selector_all(
+        "#league-table tbody tr", "rows => rows.map(r => r.dataset.entrant)"
+    )
+
+
+def _column(page, index: int) -> list[str]:
+    return page.eval_on_selector_all(
+        "#league-table tbody tr",
+        f"rows => rows.map(r => r.cells[{index}].getAttribute('data-sort'))",
+    )
+
+
+def test_the_league_table_sorts_by_any_column(page, server, site_db) -> None:
+    page.goto(f"{server}/league/trix-site")
+    rows = _rows(site_db, "trix-site")
+    names = page.eval_on_selector_all(
+        "#league-table tbody tr", "r => r.map(x => x.dataset.entrant)"
+    )
+    assert names == [r["name"] for r in rows]  # best first, as `arena table`
+    headers = page.eval_on_selector_all("#league-table thead th", "h => h.map(x => x.textContent)")
+    assert "margin/game" in headers and "think ms cpu/wall" in headers  # every column
+    margin = headers.index("margin/game")
+    page.click(f"#league-table thead th:nth-child({margin + 1})")
+    ascending = [float(v) for v in _column(page, margin)]
+    assert ascending == sorted(r["duplicate_margin"] for r in rows)
+    page.click(f"#league-table thead th:nth-child({margin + 1})")
+    assert [float(v) for v in _column(page, margin)] == sorted(ascending, reverse=True)
+    name = headers.index("name")
+    page.click(f"#league-table thead th:nth-child({name + 1})")
+    shown = page.eval_on_selector_all(
+        "#league-table tbody tr", "r => r.map(x => x.dataset.entrant)"
+    )
+    assert shown == sorted((r["name"] for r in rows), key=str.lower)
+
+
+def test_an_entrant_page_opens_from_the_table(page, server, site_db) -> None:
+    page.goto(f"{server}/league/trix-site")
+    page.click('#league-table tr[data-entrant="illegal"] a')
+    page.wait_for_selector("#per-contract")
+    assert page.text_content("h1").startswith("illegal")
+    assert page.locator("#entrant-faults tbody tr").count() > 0  # it faulted at every game
+    contracts = page.eval_on_selector_all(
+        "#per-contract tbody tr td:first-child", "t => t.map(x => x.textContent)"
+    )
+    assert set(contracts) == {"king-of-hearts", "diamonds", "queens", "no-tricks", "trix"}
+    assert (
+        page.locator("#entrant-games tbody tr").count() == _rows(site_db, "trix-site")[-1]["games"]
+    )
+    page.goto(f"{server}/league/trianon-site/entrant/greedy")
+    assert page.text_content("#per-contract thead").strip().startswith("strain")
+
+
+LIVE_LEAGUE = """
+[league]
+name = "live"
+game = "trix"
+seed = 9
+schedule = "round-robin"
+rounds = 2
+
+[rules]
+kingdoms = 1
+
+[[entrant]]
+name = "thinker"
+bot = "python {thinker} 0.004"
+
+[[entrant]]
+name = "first"
+bot = "builtin:first"
+
+[[entrant]]
+name = "random"
+bot = "builtin:random"
+
+[[entrant]]
+name = "greedy"
+bot = "builtin:greedy"
+
+[[entrant]]
+name = "random-2"
+bot = "builtin:random"
+"""
+
+
+def _stored(db: Path) -> int:
+    conn = open_existing(db)
+    try:
+        return conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def test_a_live_page_follows_a_running_league_without_a_reload(page, tmp_path) -> None:
+    league = tmp_path / "live.toml"
+    league.write_text(LIVE_LEAGUE.format(thinker=THINKER))
+    db = tmp_path / "live.db"
+    run = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli", "run", str(league), "--db", str(db), "--workers", "1"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while (not db.exists() or _stored(db) < 1) and time.monotonic() < deadline:
+            assert run.poll() is None, run.stderr.read().decode()
+            time.sleep(0.1)
+        with served(db) as url:
+            page.goto(f"{url}/league/live")
+            page.evaluate("window.loadedOnce = true")  # gone if the page were reloaded
+            first = page.locator("ul.matches li").count()
+            assert page.locator("#in-flight li").count() == 1  # one worker: one match
+            page.wait_for_function(
+                f"document.querySelectorAll('ul.matches li').length > {first}", timeout=20_000
+            )
+            assert page.evaluate("window.loadedOnce") is True
+            stored = _stored(db)
+            assert page.locator("ul.matches li").count() >= min(stored, 20) - 1
+    finally:
+        if run.poll() is None:
+            run.send_signal(signal.SIGINT)
+            try:
+                run.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                run.kill()
+                run.wait(timeout=10)
+
+
+def test_the_static_report_works_from_file(page, site_db, tmp_path) -> None:
+    index = write_report(site_db, tmp_path / "report")
+    page.goto(index.as_uri())
+    assert page.locator("#leagues tbody tr").count() == 2
+    page.click('#leagues tr[data-league="trix-site"] a')
+    page.wait_for_selector("#league-table")
+    assert page.url.startswith("file://")
+    page.click('#league-table tr[data-entrant="greedy"] a')
+    page.wait_for_selector("#entrant-games")
+    page.click("#entrant-games tbody tr:first-child a")
+    page.wait_for_selector("[data-card]")  # the viewer loaded the deal's frames
+    assert json.loads(page.text_content("#game-outline"))["game"] == "trix"
+    html = "".join(p.read_text() for p in (tmp_path / "report").rglob("*.html"))
+    assert "http://" not in html.replace("http://www.w3.org/2000/svg", "")  # nothing online
+    assert "https://" not in html

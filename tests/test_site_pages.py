@@ -1,0 +1,182 @@
+"""The league site's pages over a real league database (arena/web): every page
+renders, unknown things answer 404 saying what exists, the table is `arena table`'s,
+and nothing about a game still being played shows a hidden card (T-8, N-8)."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import random
+import re
+import warnings
+from pathlib import Path
+
+import pytest
+
+from arena.games import get_game
+from arena.league.live import LiveMatch
+from arena.league.store import league_id_by_name, mark_in_flight, open_db, open_existing
+from arena.league.table import COLUMNS, cell, league_rows
+from arena.play.deal_keys import game_seed
+from arena.web.app import make_app
+from tests.site_league import build_site_db
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette's note about which httpx it prefers
+    from starlette.testclient import TestClient
+
+
+@pytest.fixture(scope="module")
+def site_db(tmp_path_factory) -> Path:
+    return build_site_db(tmp_path_factory.mktemp("site"))
+
+
+def _client(db: Path, live_hands: bool = False) -> TestClient:
+    return TestClient(make_app(db, live_hands))
+
+
+def test_every_page_of_the_site_renders(site_db) -> None:
+    client = _client(site_db)
+    db = open_existing(site_db)
+    games = [row["id"] for row in db.query("SELECT id FROM games ORDER BY id")]
+    db.close()
+    urls = ["/", "/league/trix-site", "/league/trianon-site", "/league/trix-site/faults",
+            "/league/trianon-site/faults", "/league/trix-site/match/0",
+            "/league/trianon-site/match/0", f"/game/{games[0]}", f"/game/{games[-1]}",
+            f"/game/{games[0]}/deal/1.js", "/api/version", "/static/site.css"]  # fmt: skip
+    for entrant in ("greedy", "random", "first", "random-2", "illegal"):
+        urls.append(f"/league/trix-site/entrant/{entrant}")
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 200, (url, response.text[-500:])
+    index = client.get("/").text
+    assert "trix-site" in index and "trianon-site" in index and "greedy" in index
+
+
+def test_what_the_site_does_not_hold_answers_404_saying_what_does(site_db) -> None:
+    client = _client(site_db)
+    cases = {
+        "/league/nope": "leagues: trix-site, trianon-site",
+        "/league/trix-site/entrant/nobody": "no entrant 'nobody' in league 'trix-site'; "
+        "entrants: greedy, random, first, random-2, illegal",
+        "/league/trix-site/match/99": "no stored match 99",
+        "/game/99999": "no stored game 99999",
+        "/game/1/deal/99.js": "no deal 99",
+    }
+    for url, said in cases.items():
+        response = client.get(url)
+        text = html.unescape(response.text)
+        assert response.status_code == 404 and said in text, (url, text)
+
+
+def test_the_league_page_holds_every_cell_of_arena_table(site_db) -> None:
+    page = _client(site_db).get("/league/trix-site").text
+    db = open_existing(site_db)
+    rows = league_rows(db, league_id_by_name(db, "trix-site")[0])
+    db.close()
+    for row in rows:
+        line = page[page.index(f'data-entrant="{row["name"]}"') :].split("</tr>")[0]
+        for key, _ in COLUMNS:
+            if key not in ("place", "name"):
+                assert cell(key, row[key]).replace("'", "&#39;") in line, (row["name"], key)
+    assert "5 of 5 matches stored: the league is finished" in page
+    assert "0123456789abcdef0123456789abcdef" in page  # over: the deal key may be known
+
+
+CARD = re.compile(r"""["'>]([2-9TJQKA][CDHS])["'<]""")
+
+
+def _cards_shown(text: str) -> set[str]:
+    """The card codes a page shows as cards (a quoted string, or an element's whole
+    text): not the contract abbreviations of the table (`KH -12.5`)."""
+    return set(CARD.findall(text))
+
+
+def _cards_in(data: object) -> set[str]:
+    """Every card code among the strings of a viewer's data, but for the rule options
+    (Trix's `first_king_card` names a card, not one anybody holds)."""
+    if isinstance(data, dict):
+        return set().union(*(_cards_in(v) for k, v in data.items() if k != "options"))
+    if isinstance(data, list):
+        return set().union(*(_cards_in(v) for v in data))
+    return {data} if isinstance(data, str) and re.fullmatch(r"[2-9TJQKA][CDHS]", data) else set()
+
+
+def _script_data(script: str) -> object:
+    """The JSON a deal's script hands to the viewer (`ArenaViewer.load(N, {...});`)."""
+    return json.loads(script[script.index(",") + 1 : script.rindex(")")])
+
+
+def _live_match(db_path: Path, rotation: int, steps: int) -> tuple[str, object]:
+    """Match 100 of trix-site in flight (a row with this process's pid, as `arena run`
+    writes it) at `rotation`, its game `steps` actions in, as a worker's LiveMatch
+    writes it; the league's name and the game's state."""
+    game = get_game("trix")
+    options = game.parse_options({"kingdoms": 1})
+    db = open_db(db_path)
+    league_id = league_id_by_name(db, "trix-site")[0]
+    mark_in_flight(db, league_id, 100, ["greedy", "random", "first", "illegal"], os.getpid())
+    db.close()
+    names = [["greedy", "random", "first", "illegal"]] * 4
+    seed = game_seed("0123456789abcdef0123456789abcdef", "public")
+    live = LiveMatch(db_path, game, "trix-site", 100, names, seed, game.options_dict(options))
+    for _ in range(rotation + 1):
+        live.next_game()
+    state = game.new_game(seed, options)
+    rng = random.Random(rotation)
+    for _ in range(steps):
+        game.apply_legal(state, rng.choice(state.legal))
+    live.last = 0.0
+    live(state)
+    return "trix-site", state
+
+
+def _hidden_now(state) -> set[str]:
+    """The cards no spectator may see: those still in a hand, not exposed."""
+    game = get_game("trix")
+    hidden: set[str] = set()
+    for seat in range(game.seats):
+        view = game.view_dict(game.observe(state, seat))
+        hidden |= set(view["hand"])
+        exposed = {c for cards in view["exposed"] for c in cards}
+    return hidden - exposed
+
+
+PAGES = ("/", "/league/trix-site", "/league/trix-site/match/100",
+         "/league/trix-site/match/100/live", "/api/version")  # fmt: skip
+
+
+def _pages(client: TestClient) -> str:
+    return "\n".join(client.get(url).text for url in PAGES)
+
+
+def _deal_data(client: TestClient, deal: int) -> object | None:
+    response = client.get(f"/league/trix-site/match/100/live/deal/{deal}.js")
+    return _script_data(response.text) if response.status_code == 200 else None
+
+
+def test_no_page_about_a_game_in_progress_shows_a_hidden_card(tmp_path) -> None:
+    """T-8.1: a spectator sees the cards played and exposed, never a hand. In the last
+    rotation the game is watched as a spectator sees it; in an earlier one nothing of
+    its cards is shown (a later rotation replays its deals); --live-hands shows all."""
+    db_path = build_site_db(tmp_path)
+    _, state = _live_match(db_path, rotation=3, steps=70)  # deal 2 of the last rotation
+    hidden = _hidden_now(state)
+    assert len(hidden) > 20 and state.deal_index == 1
+    public = _client(db_path)
+    pages = _pages(public)
+    assert "Watch the game being played" in pages and not _cards_shown(pages) & hidden
+    now = _cards_in(_deal_data(public, 2))
+    events = get_game("trix").deal_records(state)[-1]["events"]
+    played = {e["card"] for e in events if e["type"] == "play"}
+    assert played and played <= now  # the cards played are shown, no hidden one
+    assert not now & hidden
+    organiser = _client(db_path, live_hands=True)
+    assert hidden <= _cards_in(_deal_data(organiser, 2))  # the opt-in shows every hand
+
+    _, state = _live_match(db_path, rotation=0, steps=70)  # an earlier rotation
+    pages = _pages(public)
+    assert "Rotation 1 of 4" in pages and "Watch the game" not in pages
+    assert _cards_shown(pages) == set()  # not even the cards played
+    assert _deal_data(public, 1) is None and _deal_data(public, 2) is None
