@@ -64,7 +64,8 @@ def observed(replay: dict, observers: list[int]) -> dict[int, tuple[list, list[i
             steps.append(views(state))
             ats.append(at)
             if at == len(events) - 1 and record["scores"] is not None:
-                end = game.last_deal_copy(state)
+                # a deep copy first: the real state stays clear of whatever the copy shares
+                end = game.last_deal_copy(copy.deepcopy(state))
                 game.apply(end, action)
                 steps.append(views(end))
             game.apply(state, action)

@@ -32,6 +32,7 @@ from arena.league.store import (
     open_db,
     open_existing,
     replace_ratings,
+    site_reads,
     store_match,
 )
 from arena.league.table import league_rows
@@ -153,7 +154,7 @@ def bench_web(entrants: int = 50, games: int = 10_000, repeats: int = 7) -> WebB
         client = TestClient(make_app(db_path))
         db = open_existing(db_path)
         league_id, _ = league_id_by_name(db, "bench-web")
-        game_id = db.execute("SELECT MAX(id) FROM games").fetchone()[0]
+        game_id = site_reads.league_game_ids(db, league_id)[-1]
 
         def fetch(url: str) -> Callable[[], object]:
             def call() -> object:

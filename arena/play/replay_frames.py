@@ -237,8 +237,9 @@ def expand(doc: Mapping[str, Any]) -> list[list[dict[str, Any]]]:
     return out
 
 
-def game_outline(replay: Mapping[str, Any]) -> dict[str, Any]:
-    """What the game page needs before any deal is loaded: the game, players, totals and
+def game_outline(replay: Mapping[str, Any], seats_shown: SeatsShown = "all") -> dict[str, Any]:
+    """What the game page needs before any deal is loaded: the game, players, whose
+    views the deals' frames hold (`seats_shown`, as given to `deal_frames`), totals and
     ranks (None while the game is being played), and per deal its number, label (the
     Trix contract, the Trianon bid or "trianon"; "" while it is played), declarer and
     whether it was made (Trianon), scores, its number of steps (step 0 to steps - 1)
@@ -262,6 +263,7 @@ def game_outline(replay: Mapping[str, Any]) -> dict[str, Any]:
         "game": game.name,
         "seats": game.seats,
         "players": list(replay["players"]),
+        "seats_shown": seats_shown,
         "options": dict(replay.get("options") or {}),
         "totals": replay.get("totals"),
         "ranks": replay.get("ranks"),

@@ -49,9 +49,9 @@ def progress(doc: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def live_outline(doc: Mapping[str, Any]) -> dict[str, Any]:
+def live_outline(doc: Mapping[str, Any], live_hands: bool) -> dict[str, Any]:
     """The viewer's outline of the game being played (totals and ranks None)."""
-    return game_outline(live_replay(doc))
+    return game_outline(live_replay(doc), "all" if live_hands else "public")
 
 
 def live_deal_script(doc: Mapping[str, Any], deal: int, live_hands: bool) -> str:

@@ -336,7 +336,7 @@ def live_game_page(
             "flight, or its cards are hidden until its last rotation (a later rotation "
             "replays the same deals)"
         )
-    outline = live_view.live_outline(live)
+    outline = live_view.live_outline(live, live_hands)
     return {
         "title": f"{league} match {idx}, live",
         "league": league,

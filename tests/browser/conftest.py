@@ -13,11 +13,13 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tests.browser.harness import write_game_page
 from tests.site_league import build_site_db
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,6 +63,7 @@ def page(browser, request) -> Iterator[object]:
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda err: errors.append(str(err)))
+    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     yield tab
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     name = request.node.name.replace("/", "_").replace("[", "-").replace("]", "")
@@ -116,3 +119,14 @@ def served(db: Path, *flags: str) -> Iterator[str]:
 def server(site_db) -> Iterator[str]:
     with served(site_db) as url:
         yield url
+
+
+@pytest.fixture
+def game_page(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., str]:
+    """The URL of the game page of any replay (`seats_shown` as replay_frames has it),
+    written as `arena report` writes a game's page and opened from file://."""
+
+    def url(replay: Mapping[str, Any], seats_shown: str = "all") -> str:
+        return write_game_page(replay, tmp_path_factory.mktemp("game-page"), seats_shown).as_uri()
+
+    return url

@@ -84,6 +84,10 @@
   }
 
   function refresh() {
+    if (document.body.hasAttribute("data-live-game")) {  // the viewer loads its deals anew
+      location.reload();
+      return;
+    }
     fetch(location.pathname + location.search, { cache: "no-store" }).then(function (r) {
       return r.ok ? r.text() : null;
     }).then(function (html) {
