@@ -16,7 +16,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: demo test lint bench clean proto proto-check proto-baseline js-bot buf sandbox-tools \
-	bytecode
+	browser-tools bytecode
 
 # The generated gRPC code in arena/wire/v1/ comes from protos/ by this one command;
 # tests/test_proto_sync.py fails when the two disagree. The proto stays at
@@ -90,11 +90,29 @@ sandbox-tools:
 bytecode: $(STAMP)
 	$(BIN)/python -m compileall -q arena
 
+# The demo plays both demo leagues into a fresh build/demo.db and ends by writing their
+# web site as static files (docs/web.md): open the path it prints in a browser.
 demo: $(STAMP) js-bot sandbox-tools bytecode
-	$(BIN)/arena demo --league leagues/demo.toml
-	$(BIN)/arena demo --league leagues/trianon-demo.toml
+	@mkdir -p build && rm -f build/demo.db build/demo.db-wal build/demo.db-shm
+	$(BIN)/arena demo --league leagues/demo.toml --db build/demo.db
+	$(BIN)/arena demo --league leagues/trianon-demo.toml --db build/demo.db
+	@echo "the demo's web site (arena report; arena serve --db build/demo.db serves it live):"
+	@$(BIN)/arena report --db build/demo.db --out build/report
 
-test: $(STAMP) js-bot sandbox-tools bytecode proto-check
+# The browser tests (tests/browser/) drive Debian's Chromium through Playwright: as
+# root with apt-get it is installed here, as bubblewrap is; elsewhere the tests fail
+# saying how to install it (ARENA_CHROMIUM may name another Chromium binary).
+browser-tools:
+	@command -v chromium >/dev/null 2>&1 || [ -n "$$ARENA_CHROMIUM" ] || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing chromium for the browser tests"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null || \
+	    { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }; \
+	  else \
+	    echo "warning: chromium is not installed: the browser tests need it (apt-get install chromium)"; \
+	  fi; }
+
+test: $(STAMP) js-bot sandbox-tools browser-tools bytecode proto-check
 	$(BIN)/ruff check arena tests sample_bots
 	$(BIN)/python -m pytest
 

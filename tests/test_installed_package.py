@@ -130,6 +130,12 @@ def test_the_installed_package_runs_from_any_folder(tmp_path, versions) -> None:
         small = _run([arena, "run", "small.toml"], elsewhere, timeout=600).stdout
         assert "1 matches played now" in small and " greedy " in small, small
 
+    db = "demo.db" if versions == "newest" else "arena.db"
+    report = _run([arena, "report", "--db", db, "--out", "site"], elsewhere).stdout
+    assert report.strip().endswith("index.html"), report  # the templates and scripts ship
+    assert (elsewhere / "site" / "static" / "viewer.js").exists()
+    assert len(list((elsewhere / "site").glob("game-*.html"))) >= 4
+
     rating = _run([arena, "bench", "rating", "--seeds", "1", "--matches", "2"], elsewhere)
     assert "| mean duplicate margin |" in rating.stdout, rating.stdout
 

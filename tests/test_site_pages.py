@@ -9,10 +9,10 @@ import json
 import os
 import random
 import re
-import warnings
 from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient
 
 from arena.games import get_game
 from arena.league.live import LiveMatch
@@ -21,10 +21,6 @@ from arena.league.table import COLUMNS, cell, league_rows
 from arena.play.deal_keys import game_seed
 from arena.web.app import make_app
 from tests.site_league import build_site_db
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")  # starlette's note about which httpx it prefers
-    from starlette.testclient import TestClient
 
 
 @pytest.fixture(scope="module")

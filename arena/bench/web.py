@@ -6,9 +6,9 @@ matches are really played by builtin bots and stored again under every scheduled
 seating, so the database holds what a real league of that size holds (every replay,
 deal score, result and rating row) in a minute rather than hours. Then, in one run:
 `arena table`'s rows (the baseline: the same figures without a page around them), the
-league page, the viewer's game page and its first deal's frames, each through the
-whole web application (Starlette's test client, no network), timed cold once and
-then as the median of several repeats. Nothing is asserted.
+league page, the viewer's game page and its first deal's frames, each as the server
+makes them (a read-only opening of the database, the page's data, its template),
+timed cold once and then as the median of several repeats. Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ import dataclasses
 import statistics
 import tempfile
 import time
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from arena.league import store
 from arena.league.config import load_league
 from arena.league.ratings import Rater, rate_prefix
 from arena.league.records import PlayedGame, PlayedMatch
@@ -37,6 +38,10 @@ from arena.league.store import (
 )
 from arena.league.table import league_rows
 from arena.league.worker import play_scheduled_match
+from arena.web import pages
+from arena.web.links import Links
+from arena.web.render import render_page
+from arena.web.viewer_data import deal_script
 
 LEAGUE = """
 [league]
@@ -141,38 +146,44 @@ def _time(call: Callable[[], object], repeats: int) -> tuple[float, float]:
 
 def bench_web(entrants: int = 50, games: int = 10_000, repeats: int = 7) -> WebBench:
     """Build the league, then time its pages (see the module's docstring)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # starlette's note about which httpx it prefers
-        from starlette.testclient import TestClient
-
-    from arena.web.app import make_app
-
     with tempfile.TemporaryDirectory(prefix="arena-bench-web-") as folder:
         started = time.perf_counter()
         db_path = build_league(Path(folder), entrants, games // 4)
         result = WebBench(entrants, games, time.perf_counter() - started)
-        client = TestClient(make_app(db_path))
+        links = Links()
         db = open_existing(db_path)
-        league_id, _ = league_id_by_name(db, "bench-web")
+        league_id, name = league_id_by_name(db, "bench-web")
         game_id = site_reads.league_game_ids(db, league_id)[-1]
+        entrant = store.entrant_names(db, league_id)[0]
 
-        def fetch(url: str) -> Callable[[], object]:
-            def call() -> object:
-                response = client.get(url)
-                if response.status_code != 200:
-                    raise RuntimeError(f"{url} answered {response.status_code}")
-                return response
+        def served(template: str, build: Callable[[Any], dict[str, Any]]) -> Callable[[], str]:
+            def call() -> str:  # what the server does for a request: open, read, render
+                conn = open_existing(db_path)
+                try:
+                    return render_page(template, links, build(conn))
+                finally:
+                    conn.close()
 
             return call
 
+        def first_deal() -> str:
+            conn = open_existing(db_path)
+            try:
+                return deal_script(pages.stored_replay(conn, game_id), 1)
+            finally:
+                conn.close()
+
         cases = [
             ("arena table's rows (baseline)", lambda: league_rows(db, league_id)),
-            ("league page /league/bench-web", fetch("/league/bench-web")),
-            ("leagues page /", fetch("/")),
-            ("entrant page", fetch("/league/bench-web/entrant/bot-00")),
-            (f"viewer page /game/{game_id}", fetch(f"/game/{game_id}")),
-            ("viewer's first deal's frames", fetch(f"/game/{game_id}/deal/1.js")),
-        ]
+            ("league page", served("league.html", lambda c: pages.league_page(c, name))),
+            ("leagues page", served("leagues.html", pages.leagues_page)),
+            ("entrant page",
+             served("entrant.html", lambda c: pages.entrant_page(c, name, entrant))),
+            (f"viewer page of game {game_id}",
+             served("game.html", lambda c: {**pages.game_page(c, game_id, links),
+                                             "live_page": False})),
+            ("viewer's first deal's frames", first_deal),
+        ]  # fmt: skip
         for what, call in cases:
             cold, median = _time(call, repeats)
             result.timings.append(Timing(what, cold, median))

@@ -36,13 +36,15 @@ def league_rows(
     outcomes: dict[int, MatchOutcome] | None = None,
 ) -> list[dict[str, Any]]:
     """One dict per entrant, best first, with the JSON keys of `arena table --format json`
-    (`outcomes`: the league's, when the caller has loaded them already)."""
+    (`outcomes`: the league's, when the caller has loaded them already, with or without
+    their deals)."""
     game, settings = store.league_record(db, league_id)
     entrants = settings["entrants"]
     if outcomes is None:
-        outcomes = store.load_outcomes(db, league_id)
+        outcomes = store.load_outcomes(db, league_id, deals=False)
     ratings = _stored_ratings(db, league_id, outcomes, settings)
-    if ratings is None:
+    if ratings is None:  # rate again, from every deal (rate_by = "deal" needs them)
+        outcomes = store.load_outcomes(db, league_id)
         rater = Rater(
             Ratings(**settings["ratings"]), entrants, settings["rate_by"],
             settings["forfeit_faults"],

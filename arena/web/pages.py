@@ -79,7 +79,7 @@ def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
     rating and margin charts, the crosstable and the matches in flight."""
     league_id, name = _league(db, name)
     game, settings = store.league_record(db, league_id)
-    outcomes = store.load_outcomes(db, league_id)
+    outcomes = store.load_outcomes(db, league_id, deals=False)
     rows = league_rows(db, league_id, outcomes)
     pairs = crosstable(outcomes.values())
     order = [row["name"] for row in rows]
@@ -175,7 +175,7 @@ def entrant_page(db: sqlite_utils.Database, league: str, entrant: str) -> dict[s
             f"no entrant {entrant!r} in league {league!r}; entrants: "
             + ", ".join(settings["entrants"])
         )
-    outcomes = store.load_outcomes(db, league_id)
+    outcomes = store.load_outcomes(db, league_id, deals=False)
     rows = league_rows(db, league_id, outcomes)
     row = next(r for r in rows if r["name"] == entrant)
     pairs = crosstable(outcomes.values())

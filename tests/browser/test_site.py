@@ -10,10 +10,11 @@ import sys
 import time
 from pathlib import Path
 
-from arena.league.store import league_id_by_name, open_existing
+from arena.league.store import game_replay, league_id_by_name, open_existing, site_reads
 from arena.league.table import league_rows
 from arena.web.report import write_report
 from tests.browser.conftest import served
+from tests.browser.test_viewer import step_through_deal
 
 ROOT = Path(__file__).resolve().parents[2]
 THINKER = ROOT / "tests" / "bots" / "thinker_bot.py"
@@ -171,3 +172,26 @@ def test_the_static_report_works_from_file(page, site_db, tmp_path) -> None:
     html = "".join(p.read_text() for p in (tmp_path / "report").rglob("*.html"))
     assert "http://" not in html.replace("http://www.w3.org/2000/svg", "")  # nothing online
     assert "https://" not in html
+
+
+def _stored_game(db: Path, league: str) -> tuple[int, dict]:
+    """The first stored game of `league` with a fault in it (the Trix league's illegal
+    entrant faults in every game), or else its first game: id and replay."""
+    conn = open_existing(db)
+    try:
+        league_id = league_id_by_name(conn, league)[0]
+        ids = site_reads.league_game_ids(conn, league_id)
+        replays = {game_id: game_replay(conn, game_id) for game_id in ids[:4]}
+    finally:
+        conn.close()
+    game_id = next((i for i, r in replays.items() if r["faults"]), ids[0])
+    return game_id, replays[game_id]
+
+
+def test_the_served_viewer_shows_each_stored_game_as_its_replay(page, server, site_db) -> None:
+    """`arena serve`'s game page, stepped through a whole deal of each game, shows at
+    every step what the engine's views hold (tests/browser/test_viewer.py checks)."""
+    for league, deal in (("trix-site", 1), ("trianon-site", 1)):
+        game_id, replay = _stored_game(site_db, league)
+        steps = step_through_deal(page, f"{server}/game/{game_id}", replay, deal)
+        assert steps > 10

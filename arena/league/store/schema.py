@@ -232,7 +232,11 @@ def _migration_8(db: sqlite_utils.Database) -> None:
     (`live_matches`: written by `arena run` when it hands a match to a worker and
     removed when the match is stored, with the run's pid so that a killed run's rows
     are told apart), and an index that lets a rating chart read one row per match
-    without scanning the league's whole rating history."""
+    without scanning the league's whole rating history. And each entrant's deals per
+    contract (Trix) or strain (Trianon) summed as matches are stored
+    (`entrant_contracts`: deals, score sum, declared, made), so a table's per-contract
+    column reads a row per entrant and contract instead of every deal of the league;
+    leagues stored before are summed from their deal scores here."""
     db["live_matches"].create(
         {
             "league_id": int,
@@ -245,7 +249,27 @@ def _migration_8(db: sqlite_utils.Database) -> None:
         foreign_keys=[("league_id", "leagues")],
     )
     db["ratings"].create_index(["league_id", "match_idx", "step"])
-    db["games"].create_index(["league_id"], if_not_exists=True)
+    # covering (the id is the rowid): a league's games read without touching a replay
+    db["games"].create_index(["league_id", "match_id", "rotation"], if_not_exists=True)
+    db["entrant_contracts"].create(
+        {
+            "league_id": int,
+            "entrant": str,
+            "contract": str,
+            "deals": int,
+            "score_sum": int,
+            "declared": int,
+            "made": int,
+        },  # fmt: skip
+        pk=("league_id", "entrant", "contract"),
+    )
+    db.execute(
+        """INSERT INTO entrant_contracts
+           SELECT g.league_id, d.entrant, d.contract, COUNT(*), SUM(d.score),
+                  SUM(d.declarer = 1), SUM(CASE WHEN d.declarer = 1 THEN d.made ELSE 0 END)
+           FROM deal_scores d JOIN games g ON d.game_id = g.id
+           GROUP BY g.league_id, d.entrant, d.contract"""
+    )
 
 
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
@@ -256,7 +280,8 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (5, "leagues.first_game_id (game ids that follow the schedule)", _migration_5),
     (6, "leagues.deal_key (the secret the deals come from)", _migration_6),
     (7, "results.asked, think_wall_ms, think_cpu_ms; matches.overload_replays", _migration_7),
-    (8, "live_matches (matches being played); ratings index by match", _migration_8),
+    (8, "live_matches, entrant_contracts; ratings and games indexes for the web pages",
+     _migration_8),
 ]
 
 

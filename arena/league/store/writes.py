@@ -283,6 +283,7 @@ def store_match(db: sqlite_utils.Database, league_id: int, match: PlayedMatch) -
                         }
                     )
             db["deal_scores"].insert_all(rows)
+            _add_contract_sums(db, league_id, rows)
             db["faults"].insert_all(
                 {
                     "game_id": game_id,
@@ -306,6 +307,29 @@ def store_match(db: sqlite_utils.Database, league_id: int, match: PlayedMatch) -
                 "DELETE FROM live_matches WHERE league_id = ? AND idx = ?",
                 [league_id, match.index],
             )
+
+
+def _add_contract_sums(
+    db: sqlite_utils.Database, league_id: int, rows: list[dict[str, Any]]
+) -> None:
+    """Add a game's deal scores to `entrant_contracts` (migration 8), in the match's
+    transaction: the sums a table's per-contract column reads."""
+    if "entrant_contracts" not in db.table_names():
+        return
+    sums: dict[tuple[str, str], list[int]] = {}
+    for row in rows:
+        entry = sums.setdefault((row["entrant"], row["contract"]), [0, 0, 0, 0])
+        entry[0] += 1
+        entry[1] += row["score"]
+        entry[2] += row["declarer"]
+        entry[3] += row["made"] or 0
+    db.conn.executemany(
+        """INSERT INTO entrant_contracts VALUES (?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (league_id, entrant, contract) DO UPDATE SET
+             deals = deals + excluded.deals, score_sum = score_sum + excluded.score_sum,
+             declared = declared + excluded.declared, made = made + excluded.made""",
+        [(league_id, e, c, *values) for (e, c), values in sums.items()],
+    )
 
 
 def _think_columns(times: dict[str, Any] | None) -> dict[str, Any]:
