@@ -9,11 +9,14 @@ import json
 import os
 import random
 import re
+import socket
 from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
+from typer.testing import CliRunner
 
+from arena.cli import app
 from arena.games import get_game
 from arena.league.live import LiveMatch
 from arena.league.store import league_id_by_name, mark_in_flight, open_db, open_existing
@@ -177,3 +180,36 @@ def test_no_page_about_a_game_in_progress_shows_a_hidden_card(tmp_path) -> None:
     assert "Rotation 1 of 4" in pages and "Watch the game" not in pages
     assert _cards_shown(pages) == set()  # not even the cards played
     assert _deal_data(public, 1) is None and _deal_data(public, 2) is None
+
+
+def test_serve_and_report_refuse_what_cannot_work_saying_what_to_do(site_db, tmp_path) -> None:
+    runner = CliRunner()
+    missing = runner.invoke(app, ["serve", "--db", str(tmp_path / "none.db")])
+    assert missing.exit_code == 2 and "no database at" in missing.output
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = str(taken.getsockname()[1])
+        busy = runner.invoke(app, ["serve", "--db", str(site_db), "--port", port])
+    assert busy.exit_code == 2 and "give another --port" in busy.output
+    other = tmp_path / "notes"
+    other.mkdir()
+    (other / "mine.txt").write_text("keep me")
+    refused = runner.invoke(app, ["report", "--db", str(site_db), "--out", str(other)])
+    assert refused.exit_code == 2 and "nothing else is written over" in refused.output
+    assert (other / "mine.txt").read_text() == "keep me"
+
+
+def test_a_report_is_written_whole_and_an_old_one_replaced(site_db, tmp_path) -> None:
+    out = tmp_path / "site"
+    first = CliRunner().invoke(app, ["report", "--db", str(site_db), "--out", str(out)])
+    assert first.exit_code == 0 and first.output.strip().endswith("index.html")
+    games = sorted(p.name for p in out.glob("game-*.html"))
+    (out / "stale.html").write_text("from an older report")
+    again = CliRunner().invoke(
+        app, ["report", "--db", str(site_db), "--out", str(out), "--league", "trianon-site"]
+    )
+    assert again.exit_code == 0
+    assert not (out / "stale.html").exists()  # the old report replaced, not mixed in
+    assert sorted(p.name for p in out.glob("game-*.html")) != games  # one league now
+    assert [p.name for p in tmp_path.iterdir()] == ["site"]  # no build folder left
+    shown = (out / "index.html").read_text()
+    assert "trianon-site" in shown and "trix-site" not in shown

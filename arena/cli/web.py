@@ -33,9 +33,10 @@ def serve(
     writes to the database. Read-only; Ctrl-C stops it."""
     import uvicorn
 
-    from arena.web.app import make_app
+    from arena.web.app import check_address, make_app
 
     app = make_app(db, live_hands)
+    check_address(host, port)
     typer.echo(f"serving {db} at http://{host}:{port}/ (Ctrl-C stops)", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
 

@@ -7,6 +7,7 @@ committed. Live pages poll `/api/version` and swap in the page when it changes."
 from __future__ import annotations
 
 import json
+import socket
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,6 +20,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from arena.errors import ConfigError
 from arena.league.live import live_stamp, read_live
 from arena.league.store import open_existing
 from arena.league.store.site_reads import data_version
@@ -120,3 +122,16 @@ def make_app(db_path: Path, live_hands: bool = False) -> Starlette:
 def _not_found(links: Links, message: str) -> Response:
     html = render_page("missing.html", links, {"title": "not found", "message": message})
     return HTMLResponse(html, status_code=404)
+
+
+def check_address(host: str, port: int) -> None:
+    """ConfigError saying what to do when the server could not listen at host:port (a
+    port taken by another program, an address this machine does not have)."""
+    try:
+        with socket.create_server((host, port)):
+            pass
+    except OSError as err:
+        raise ConfigError(
+            f"cannot listen on {host}:{port} ({err.strerror or err}): give another --port, "
+            "or a --host this machine has (127.0.0.1 for this machine alone)"
+        ) from None

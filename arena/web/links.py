@@ -9,10 +9,14 @@ import re
 from urllib.parse import quote
 
 
-def _fragment(deal: int | None, step: int | None) -> str:
+def _fragment(deal: int | None, step: int | None, event: int | None = None) -> str:
+    """The viewer's place: a deal and a step, or a deal and the index of a replay
+    event (a fault's `event`; the viewer finds its step)."""
     parts = [f"deal={deal}"] if deal is not None else []
     if step is not None:
         parts.append(f"step={step}")
+    if event is not None:
+        parts.append(f"event={event}")
     return "#" + "&".join(parts) if parts else ""
 
 
@@ -36,8 +40,11 @@ class Links:
     def faults(self, league: str) -> str:
         return f"{self.league(league)}/faults"
 
-    def game(self, game_id: int, deal: int | None = None, step: int | None = None) -> str:
-        return f"/game/{game_id}{_fragment(deal, step)}"
+    def game(
+        self, game_id: int, deal: int | None = None, step: int | None = None,
+        event: int | None = None,
+    ) -> str:  # fmt: skip
+        return f"/game/{game_id}{_fragment(deal, step, event)}"
 
     def deal_data(self, game_id: int, deal: int) -> str:
         return f"/game/{game_id}/deal/{deal}.js"
@@ -84,8 +91,11 @@ class ReportLinks(Links):
     def faults(self, league: str) -> str:
         return f"faults-{file_part(league)}.html"
 
-    def game(self, game_id: int, deal: int | None = None, step: int | None = None) -> str:
-        return f"game-{game_id}.html{_fragment(deal, step)}"
+    def game(
+        self, game_id: int, deal: int | None = None, step: int | None = None,
+        event: int | None = None,
+    ) -> str:  # fmt: skip
+        return f"game-{game_id}.html{_fragment(deal, step, event)}"
 
     def deal_data(self, game_id: int, deal: int) -> str:
         return f"data/game-{game_id}-deal-{deal}.js"

@@ -38,8 +38,11 @@ def chromium_path() -> str:
     return found
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
+    """Chromium under Playwright, for one test module: Playwright's sync API keeps an
+    event loop running on this thread while it is open, so it is closed before the
+    tests of other modules, which run event loops of their own."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:

@@ -195,3 +195,22 @@ def test_the_served_viewer_shows_each_stored_game_as_its_replay(page, server, si
         game_id, replay = _stored_game(site_db, league)
         steps = step_through_deal(page, f"{server}/game/{game_id}", replay, deal)
         assert steps > 10
+
+
+def test_a_fault_links_to_the_viewer_at_its_decision(page, server) -> None:
+    """The faults page filters, and each fault opens the viewer at the decision that
+    faulted: the step shows the fallback's badge with the fault's kind."""
+    page.goto(f"{server}/league/trix-site/faults")
+    total = page.locator("#faults tbody tr").count()
+    assert total > 0
+    page.select_option('[data-filter="entrant"]', "illegal")
+    assert page.locator("#faults tbody tr:not([hidden])").count() == total  # all its own
+    page.fill('[data-filter="text"]', "no such words")
+    assert page.locator("#faults tbody tr:not([hidden])").count() == 0
+    page.fill('[data-filter="text"]', "")
+    row = page.locator("#faults tbody tr").nth(2)
+    kind = row.get_attribute("data-kind")
+    row.locator("a.view").click()
+    page.wait_for_selector(".fault-badge")
+    assert page.get_attribute(".fault-badge", "data-kind") == kind
+    assert "step=" in page.evaluate("location.hash")  # the address now names the step

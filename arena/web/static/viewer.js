@@ -49,6 +49,7 @@
     seat: "all", // "all" or a seat number: whose view is shown
     timer: null,
     waiting: null, // the deal whose data is being loaded
+    event: null, // a replay event asked for by the address, until its deal is loaded
   };
 
   function $(id) {
@@ -379,6 +380,11 @@
     state.step = step;
     if (state.deals[deal]) {
       state.waiting = null;
+      if (state.event !== null && state.event !== undefined) {
+        step = Math.min(lastStep(deal), stepOfEvent(deal, state.event));
+        state.step = step;
+        state.event = null;
+      }
       render();
     } else {
       fetchDeal(deal);
@@ -448,7 +454,17 @@
     setSeat(isNaN(seat) || seat < 0 || seat >= state.outline.seats ? "all" : seat);
     var deal = parseInt(params.deal, 10);
     var step = parseInt(params.step, 10);
+    var event = parseInt(params.event, 10);
+    // #deal=D&event=E (a fault's replay event): its step, once the deal is loaded
+    state.event = isNaN(event) || !isNaN(step) ? null : event;
     go(isNaN(deal) ? 1 : deal, isNaN(step) ? 0 : step);
+  }
+
+  /* The step at which the deal's replay event `event` is decided: step k decides the
+   * event after the ones step 0 already holds (a contract nobody chose is one). */
+  function stepOfEvent(deal, event) {
+    var first = state.deals[deal].views[0][0].events.length;
+    return Math.max(0, event - first);
   }
 
   function writeHash() {
