@@ -249,6 +249,7 @@ def _migration_8(db: sqlite_utils.Database) -> None:
         foreign_keys=[("league_id", "leagues")],
     )
     db["ratings"].create_index(["league_id", "match_idx", "step"])
+    db["ratings"].create_index(["league_id", "entrant", "step"])
     # covering (the id is the rowid): a league's games read without touching a replay
     db["games"].create_index(["league_id", "match_id", "rotation"], if_not_exists=True)
     db["entrant_contracts"].create(
