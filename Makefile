@@ -18,6 +18,18 @@ STAMP := $(VENV)/.installed
 .PHONY: demo test lint bench clean proto proto-check proto-baseline js-bot buf sandbox-tools \
 	browser-tools bytecode
 
+# $(call apt_install,COMMAND,PACKAGE,WHAT FOR): when COMMAND is missing, install the
+# Debian PACKAGE with apt-get as root (updating the lists if the first try fails), or
+# else say what to install.
+apt_install = command -v $(1) >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing $(2) for $(3)"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) >/dev/null || \
+	    { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) >/dev/null; }; \
+	  else \
+	    echo "warning: $(2) ($(1)) is not installed: install it for $(3)"; \
+	  fi; }
+
 # The generated gRPC code in arena/wire/v1/ comes from protos/ by this one command;
 # tests/test_proto_sync.py fails when the two disagree. The proto stays at
 # protos/arena/v1/ (its package is arena.v1, and buf wants the folder to match);
@@ -75,14 +87,7 @@ proto-baseline: buf
 # setpriv and prlimit. As root with apt-get, the package is installed when missing;
 # otherwise this says what to install, and leagues need sandbox = "off" to run without.
 sandbox-tools:
-	@command -v bwrap >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing bubblewrap for the bot sandbox"; \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null || \
-	    { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; }; \
-	  else \
-	    echo "warning: bubblewrap (bwrap) is not installed: install it for the bot sandbox"; \
-	  fi; }
+	@$(call apt_install,bwrap,bubblewrap,the bot sandbox)
 
 # Sandboxed bots see the arena read-only and cannot cache the SDK's bytecode themselves
 # (nor can any process where PYTHONDONTWRITEBYTECODE is set): compiling it once here
@@ -103,14 +108,7 @@ demo: $(STAMP) js-bot sandbox-tools bytecode
 # root with apt-get it is installed here, as bubblewrap is; elsewhere the tests fail
 # saying how to install it (ARENA_CHROMIUM may name another Chromium binary).
 browser-tools:
-	@command -v chromium >/dev/null 2>&1 || [ -n "$$ARENA_CHROMIUM" ] || { \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing chromium for the browser tests"; \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null || \
-	    { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }; \
-	  else \
-	    echo "warning: chromium is not installed: the browser tests need it (apt-get install chromium)"; \
-	  fi; }
+	@[ -n "$$ARENA_CHROMIUM" ] || $(call apt_install,chromium,chromium,the browser tests)
 
 test: $(STAMP) js-bot sandbox-tools browser-tools bytecode proto-check
 	$(BIN)/ruff check arena tests sample_bots

@@ -4,9 +4,15 @@ played by `arena run` into one database."""
 
 from __future__ import annotations
 
+import os
+import random
 from pathlib import Path
 
+from arena.games import get_game
+from arena.league.live import LiveMatch
 from arena.league.runner import run_league
+from arena.league.store import league_id_by_name, mark_in_flight, open_db
+from arena.play.deal_keys import game_seed
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 
@@ -82,3 +88,27 @@ def build_site_db(folder: Path) -> Path:
         path.write_text(text)
         run_league(path, db, workers=1)
     return db
+
+
+def live_match(db_path: Path, rotation: int, steps: int) -> tuple[str, object]:
+    """Match 100 of trix-site in flight (a row with this process's pid, as `arena run`
+    writes it) at `rotation`, its game `steps` actions in, as a worker's LiveMatch
+    writes it; the league's name and the game's state."""
+    game = get_game("trix")
+    options = game.parse_options({"kingdoms": 1})
+    db = open_db(db_path)
+    league_id = league_id_by_name(db, "trix-site")[0]
+    mark_in_flight(db, league_id, 100, ["greedy", "random", "first", "illegal"], os.getpid())
+    db.close()
+    names = [["greedy", "random", "first", "illegal"]] * 4
+    seed = game_seed("0123456789abcdef0123456789abcdef", "public")
+    live = LiveMatch(db_path, game, "trix-site", 100, names, seed, game.options_dict(options))
+    for _ in range(rotation + 1):
+        live.next_game()
+    state = game.new_game(seed, options)
+    rng = random.Random(rotation)
+    for _ in range(steps):
+        game.apply_legal(state, rng.choice(state.legal))
+    live.last = 0.0
+    live(state)
+    return "trix-site", state

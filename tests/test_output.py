@@ -500,6 +500,11 @@ def _as_before_migration_4(db: Path, shift: int) -> None:
         for column in ("asked", "think_wall_ms", "think_cpu_ms"):
             con.execute(f"ALTER TABLE results DROP COLUMN {column}")
         con.execute("ALTER TABLE matches DROP COLUMN overload_replays")
+        for table in ("live_matches", "entrant_contracts"):  # migration 8
+            con.execute(f"DROP TABLE {table}")
+        for index in ("ratings_league_id_match_idx_step", "ratings_league_id_entrant_step",
+                      "games_league_id_match_id_rotation"):  # fmt: skip
+            con.execute(f"DROP INDEX idx_{index}")
         con.execute("DELETE FROM schema_migrations WHERE version >= 4")
         con.execute("UPDATE games SET id = id + ?", [shift])
         for table in ("results", "deal_scores", "faults"):

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import html
 import json
-import os
-import random
 import re
 import socket
 from pathlib import Path
@@ -18,12 +16,10 @@ from typer.testing import CliRunner
 
 from arena.cli import app
 from arena.games import get_game
-from arena.league.live import LiveMatch
-from arena.league.store import league_id_by_name, mark_in_flight, open_db, open_existing
+from arena.league.store import league_id_by_name, open_existing
 from arena.league.table import COLUMNS, cell, league_rows
-from arena.play.deal_keys import game_seed
 from arena.web.app import make_app
-from tests.site_league import build_site_db
+from tests.site_league import build_site_db, live_match
 
 
 @pytest.fixture(scope="module")
@@ -108,30 +104,6 @@ def _script_data(script: str) -> object:
     return json.loads(script[script.index(",") + 1 : script.rindex(")")])
 
 
-def _live_match(db_path: Path, rotation: int, steps: int) -> tuple[str, object]:
-    """Match 100 of trix-site in flight (a row with this process's pid, as `arena run`
-    writes it) at `rotation`, its game `steps` actions in, as a worker's LiveMatch
-    writes it; the league's name and the game's state."""
-    game = get_game("trix")
-    options = game.parse_options({"kingdoms": 1})
-    db = open_db(db_path)
-    league_id = league_id_by_name(db, "trix-site")[0]
-    mark_in_flight(db, league_id, 100, ["greedy", "random", "first", "illegal"], os.getpid())
-    db.close()
-    names = [["greedy", "random", "first", "illegal"]] * 4
-    seed = game_seed("0123456789abcdef0123456789abcdef", "public")
-    live = LiveMatch(db_path, game, "trix-site", 100, names, seed, game.options_dict(options))
-    for _ in range(rotation + 1):
-        live.next_game()
-    state = game.new_game(seed, options)
-    rng = random.Random(rotation)
-    for _ in range(steps):
-        game.apply_legal(state, rng.choice(state.legal))
-    live.last = 0.0
-    live(state)
-    return "trix-site", state
-
-
 def _hidden_now(state) -> set[str]:
     """The cards no spectator may see: those still in a hand, not exposed."""
     game = get_game("trix")
@@ -161,7 +133,7 @@ def test_no_page_about_a_game_in_progress_shows_a_hidden_card(tmp_path) -> None:
     rotation the game is watched as a spectator sees it; in an earlier one nothing of
     its cards is shown (a later rotation replays its deals); --live-hands shows all."""
     db_path = build_site_db(tmp_path)
-    _, state = _live_match(db_path, rotation=3, steps=70)  # deal 2 of the last rotation
+    _, state = live_match(db_path, rotation=3, steps=70)  # deal 2 of the last rotation
     hidden = _hidden_now(state)
     assert len(hidden) > 20 and state.deal_index == 1
     public = _client(db_path)
@@ -175,7 +147,7 @@ def test_no_page_about_a_game_in_progress_shows_a_hidden_card(tmp_path) -> None:
     organiser = _client(db_path, live_hands=True)
     assert hidden <= _cards_in(_deal_data(organiser, 2))  # the opt-in shows every hand
 
-    _, state = _live_match(db_path, rotation=0, steps=70)  # an earlier rotation
+    _, state = live_match(db_path, rotation=0, steps=70)  # an earlier rotation
     pages = _pages(public)
     assert "Rotation 1 of 4" in pages and "Watch the game" not in pages
     assert _cards_shown(pages) == set()  # not even the cards played

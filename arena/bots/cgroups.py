@@ -461,13 +461,15 @@ def _sweep_stale() -> None:
                 if not entry.name.startswith(mine) or not entry.is_dir():
                     continue
                 pid = entry.name[len(mine) :].split("-", 1)[0]
-                if pid.isdigit() and not _alive(int(pid)):
+                if pid.isdigit() and not pid_alive(int(pid)):
                     stale.setdefault(entry.name, []).append(Path(entry.path))
     for folders in stale.values():
         _kill_and_remove(folders)
 
 
-def _alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether a process of this pid namespace has `pid` (one of another user's counts:
+    it is alive, merely not ours to signal)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -54,9 +54,9 @@ def live_stamp(db_path: str | Path) -> float:
 
 
 class LiveMatch:
-    """Keeps match `idx`'s live file while a worker plays it: `next_game` before each
-    game (the rotations in order), the instance as the referee's `watch`, `close` at
-    the end (the file is removed)."""
+    """Keeps match `idx`'s live file while a worker plays it: `restart` before each
+    playing of the match, `next_game` before each game (the rotations in order), the
+    instance as the referee's `watch`, `close` at the end (the file is removed)."""
 
     def __init__(
         self,
@@ -81,6 +81,11 @@ class LiveMatch:
         self.rotation_names = [list(names) for names in rotation_names]
         self.rotation = -1
         self.last = 0.0
+
+    def restart(self) -> None:
+        """The match begins (again, when the machine made a bot late): its first
+        rotation comes next."""
+        self.rotation = -1
 
     def next_game(self) -> None:
         """The next rotation's game begins."""

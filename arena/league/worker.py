@@ -141,6 +141,8 @@ def play_scheduled_match(
             settings.watch = live
         try:
             while True:
+                if live is not None:
+                    live.restart()
                 rosters = pool.match_players(seats)
                 result = play_match(
                     game, rosters[0], list(match.entrants), seed, config.options, settings,

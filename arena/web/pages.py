@@ -8,13 +8,13 @@ once its match is stored whole (a match in flight is shown without cards)."""
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import sqlite_utils
 
+from arena.bots.cgroups import pid_alive
 from arena.errors import ArenaError, ConfigError
 from arena.games import get_game
 from arena.league import store
@@ -59,19 +59,8 @@ def leagues_page(db: sqlite_utils.Database) -> dict[str, Any]:
 def _in_flight(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any]]:
     """The league's matches being played now by a run that is still alive (a killed
     run's rows stay until the next run of the league clears them)."""
-    return [m for m in site_reads.live_matches(db, league_id) if _alive(m["run_pid"])]
-
-
-def _alive(pid: int | None) -> bool:
-    if not pid:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    rows = site_reads.live_matches(db, league_id)
+    return [m for m in rows if m["run_pid"] and pid_alive(m["run_pid"])]
 
 
 def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from arena.league.table import league_rows
 from arena.web.report import write_report
 from tests.browser.conftest import served
 from tests.browser.test_viewer import step_through_deal
+from tests.site_league import build_site_db, live_match
 
 ROOT = Path(__file__).resolve().parents[2]
 THINKER = ROOT / "tests" / "bots" / "thinker_bot.py"
@@ -214,3 +215,26 @@ def test_a_fault_links_to_the_viewer_at_its_decision(page, server) -> None:
     page.wait_for_selector(".fault-badge")
     assert page.get_attribute(".fault-badge", "data-kind") == kind
     assert "step=" in page.evaluate("location.hash")  # the address now names the step
+
+
+def test_the_game_being_played_is_watched_as_a_spectator_and_followed(page, tmp_path) -> None:
+    """The live game page (the match's last rotation) shows no hand, only the cards
+    played; it opens at the latest step, and moves on by itself as the game does."""
+    db = build_site_db(tmp_path)
+    _, state = live_match(db, rotation=3, steps=40)
+    with served(db) as url:
+        page.goto(f"{url}/league/trix-site/match/100")
+        page.click("#watch-live")
+        page.wait_for_selector("#step-label[data-step]")
+        label = page.locator("#step-label")
+        first = (int(label.get_attribute("data-deal")), int(label.get_attribute("data-step")))
+        assert first[0] == state.deal_index + 1 and first[1] > 0  # the latest step
+        assert page.locator(".hand .card[data-card]").count() == 0  # every hand face down
+        assert page.locator(".hand .card.back").count() > 0
+        live_match(db, rotation=3, steps=60)  # the worker writes the game's progress
+        page.wait_for_function(
+            "([d, s]) => { const l = document.getElementById('step-label');"
+            " return l && (Number(l.dataset.deal) > d || Number(l.dataset.step) > s); }",
+            arg=list(first), timeout=20_000,
+        )  # fmt: skip
+        assert page.locator(".hand .card[data-card]").count() == 0

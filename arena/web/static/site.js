@@ -85,7 +85,9 @@
 
   function refresh() {
     if (document.body.hasAttribute("data-live-game")) {  // the viewer loads its deals anew
-      location.reload();
+      var viewer = window.ArenaViewer;
+      if (viewer && viewer.atEnd()) location.replace(location.pathname);  // follow the game
+      else location.reload();  // stay where the watcher stepped back to
       return;
     }
     fetch(location.pathname + location.search, { cache: "no-store" }).then(function (r) {

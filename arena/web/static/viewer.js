@@ -457,7 +457,19 @@
     var event = parseInt(params.event, 10);
     // #deal=D&event=E (a fault's replay event): its step, once the deal is loaded
     state.event = isNaN(event) || !isNaN(step) ? null : event;
+    if (isNaN(deal) && state.outline.totals === null) {
+      // a game being played, opened without a place: its latest step
+      var last = state.outline.deals.length;
+      go(last, lastStep(last));
+      return;
+    }
     go(isNaN(deal) ? 1 : deal, isNaN(step) ? 0 : step);
+  }
+
+  /* Whether the viewer shows the game's latest step (a live page then follows it). */
+  function atEnd() {
+    var last = state.outline.deals.length;
+    return state.deal === last && state.step === lastStep(last);
   }
 
   /* The step at which the deal's replay event `event` is decided: step k decides the
@@ -579,7 +591,7 @@
     readHash();
   }
 
-  window.ArenaViewer = { expand: expand, load: load, go: go, state: state };
+  window.ArenaViewer = { expand: expand, load: load, go: go, state: state, atEnd: atEnd };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();
