@@ -90,11 +90,11 @@ def make_app(db_path: Path, live_hands: bool = False) -> Starlette:
         number = request.path_params["deal"]
         live = read_live(db_path, league, idx)
         with database() as db:
-            try:
-                pages.live_game_page(db, league, idx, live, links, live_hands)
+            try:  # only whether it may be watched: the deal's frames are all it needs
+                pages.watchable(db, league, idx, live, live_hands)
             except pages.NotFound as err:
                 return PlainTextResponse(str(err), status_code=404)
-        assert live is not None  # live_game_page refused a match without one
+        assert live is not None  # watchable refused a match without one
         if not 1 <= number <= len(live["deals"]):
             return PlainTextResponse(f"no deal {number} yet", status_code=404)
         return Response(

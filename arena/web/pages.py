@@ -307,6 +307,27 @@ def game_page(db: sqlite_utils.Database, game_id: int, links: Links) -> dict[str
     }
 
 
+def watchable(
+    db: sqlite_utils.Database,
+    league: str,
+    idx: int,
+    live: Mapping[str, Any] | None,
+    live_hands: bool = False,
+) -> str:
+    """The league's name when the game being played in match `idx` may be watched now;
+    NotFound when the match is not in flight, or its cards are hidden until its last
+    rotation (arena/web/live_view.py)."""
+    league_id, league = _league(db, league)
+    in_flight = any(m["idx"] == idx for m in _in_flight(db, league_id))
+    if not in_flight or live is None or not live_view.cards_shown(live, live_hands):
+        raise NotFound(
+            f"match {idx} of {league!r} has no game that may be watched now: it is not in "
+            "flight, or its cards are hidden until its last rotation (a later rotation "
+            "replays the same deals)"
+        )
+    return league
+
+
 def live_game_page(
     db: sqlite_utils.Database,
     league: str,
@@ -316,15 +337,9 @@ def live_game_page(
     live_hands: bool = False,
 ) -> dict[str, Any]:
     """The viewer on the game being played in match `idx`, when its cards may be shown
-    (NotFound otherwise: the match is not in flight, or not in its last rotation)."""
-    league_id, league = _league(db, league)
-    in_flight = any(m["idx"] == idx for m in _in_flight(db, league_id))
-    if not in_flight or live is None or not live_view.cards_shown(live, live_hands):
-        raise NotFound(
-            f"match {idx} of {league!r} has no game that may be watched now: it is not in "
-            "flight, or its cards are hidden until its last rotation (a later rotation "
-            "replays the same deals)"
-        )
+    (NotFound otherwise: see `watchable`)."""
+    league = watchable(db, league, idx, live, live_hands)
+    assert live is not None  # watchable refused a match without a live file
     outline = live_view.live_outline(live, live_hands)
     return {
         "title": f"{league} match {idx}, live",

@@ -21,7 +21,7 @@ from arena.league.store import site_reads
 from arena.web import pages
 from arena.web.links import ReportLinks
 from arena.web.render import render_page
-from arena.web.viewer_data import deal_script
+from arena.web.viewer_data import game_scripts
 
 MARKER = ".arena-report"  # a folder holding this file was written by `arena report`
 STATIC = Path(__file__).parent / "static"
@@ -104,8 +104,8 @@ def _write_all(
     for done, game_id in enumerate(games, start=1):
         context = {**pages.game_page(db, game_id, links), "live_page": False}
         write(links.game(game_id), "game.html", context)
-        replay = pages.stored_replay(db, game_id)
-        for deal in range(1, len(replay["deals"]) + 1):
-            (folder / links.deal_data(game_id, deal)).write_text(deal_script(replay, deal))
+        scripts = game_scripts(pages.stored_replay(db, game_id))
+        for deal, script in enumerate(scripts, start=1):
+            (folder / links.deal_data(game_id, deal)).write_text(script)
         if progress:
             progress(done, len(games))

@@ -152,17 +152,6 @@ def latest_ratings(db: sqlite_utils.Database, league_id: int) -> list[dict[str, 
     lookup per entrant in the index by entrant and step (migration 8), where a
     grouping over the whole history read all of it (200,000 rows in a league of
     10,000 games rated per deal)."""
-    if "idx_ratings_league_id_entrant_step" not in {i.name for i in db["ratings"].indexes}:
-        return list(
-            db.query(
-                """SELECT r.entrant, r.mu, r.sigma, r.match_idx FROM ratings r
-                   JOIN (SELECT entrant, MAX(step) AS step FROM ratings WHERE league_id = ?
-                         GROUP BY entrant) last
-                   ON r.entrant = last.entrant AND r.step = last.step
-                   WHERE r.league_id = ?""",
-                [league_id, league_id],
-            )
-        )
     out = []
     for name in entrant_names(db, league_id):
         row = db.execute(
