@@ -65,6 +65,15 @@ def run(
         ),
     ] = False,
     with_league: WithLeague = False,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            metavar="tcp://HOST:PORT",
+            help="Play the matches on the workers of this Dask scheduler (started with `dask "
+            "scheduler`; needs pip install 'trix-arena[cluster]'; docs/cluster.md). Overrides "
+            "[cluster] address of the league file.",
+        ),
+    ] = None,
 ) -> None:
     """Run a league (or resume it: stored matches are never played again) and print its table.
 
@@ -77,11 +86,16 @@ def run(
     (the matches stored so far are kept).
     """
     from arena.cli.progress import LeagueProgress
-    from arena.league.config import workers_warning
+    from arena.errors import ConfigError
+    from arena.league.config import cluster_address_problem, workers_warning
     from arena.league.reports import check_table_options, table_report
     from arena.league.runner import run_league
 
     check_table_options(fmt, with_league)  # before the league runs, not after
+    if cluster is not None:
+        problem = cluster_address_problem(cluster)
+        if problem:
+            raise ConfigError(f"--cluster {problem}")
     warning = workers_warning(workers)
     if warning:
         typer.echo(warning, err=True)
@@ -94,6 +108,7 @@ def run(
             progress.update,
             progress.note,
             allow_broken=allow_broken,
+            cluster=cluster,
         )
     report = table_report(summary.db_path, summary.league, fmt, with_league)
     machine = fmt in (TableFormat.JSON, TableFormat.CSV)

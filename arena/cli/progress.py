@@ -48,6 +48,9 @@ class LeagueProgress:
         rate = f"{info['games'] / minutes:.0f} games/min"
         name, rating = info["leader"]
         leader = f"leader {text_safe(name)} ({rating:.1f})"
+        workers = info.get("workers") or {}
+        if len(workers) > 1:  # a cluster's: how many matches each worker played
+            rate += f" on {len(workers)} workers"
         if self._progress is not None:
             self._progress.update(
                 self._task, total=info["total"], completed=info["done"], rate=rate, leader=leader

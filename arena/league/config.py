@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -38,7 +39,9 @@ LIMIT_KEYS = {
     *SANDBOX_LIMIT_KEYS,
 }  # fmt: skip
 RATING_KEYS = {"mu", "sigma", "beta", "tau", "draw_probability"}
-TOP_KEYS = {"league", "rules", "limits", "ratings", "entrant"}
+CLUSTER_KEYS = {"address"}
+TOP_KEYS = {"league", "rules", "limits", "ratings", "entrant", "cluster"}
+CLUSTER_ADDRESS = re.compile(r"(?:(?:tcp|tls)://)?(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})")
 
 # Sizes a league may have (docs/leagues.md, "Ranges and sizes"): past them it could not
 # finish, or its schedule could not even be drawn, in any reasonable time.
@@ -138,6 +141,9 @@ class LeagueConfig:
     # one; `arena run` puts the stored key here before any match is played. Never in
     # `locked_settings`, which tables and reports show.
     deal_key: str = field(default="", repr=False)
+    # The Dask scheduler that plays the matches (`[cluster] address`, docs/cluster.md);
+    # "" for worker processes on this machine. Where matches are played changes no result.
+    cluster: str = ""
 
     @property
     def base_dir(self) -> Path:
@@ -394,6 +400,12 @@ def load_league(path: str | Path) -> LeagueConfig:
         raise ConfigError(f"{path}: [rules] {err}") from None
 
     limits = _limits(path, data.get("limits", {}))
+    cluster = _Reader(path, "cluster", data.get("cluster", {}), CLUSTER_KEYS)
+    address = cluster.get("address", str, "", "a Dask scheduler's address, tcp://HOST:PORT")
+    if "address" in cluster.data:
+        problem = cluster_address_problem(address)
+        if problem:
+            cluster.fail("address", problem)
     ratings = _ratings(path, data.get("ratings", {}))
 
     raw_entrants = data.get("entrant", [])
@@ -474,7 +486,20 @@ def load_league(path: str | Path) -> LeagueConfig:
         entrants=tuple(entrants),
         options=options,
         deal_key=deal_key,
+        cluster=address,
     )
+
+
+def cluster_address_problem(address: str) -> str | None:
+    """Why `address` is not a Dask scheduler's address (tcp://HOST:PORT, tls://HOST:PORT
+    or HOST:PORT), or None."""
+    match = CLUSTER_ADDRESS.fullmatch(address)
+    if match is None or not 1 <= int(match.group(2)) <= 65535:
+        return (
+            f"must be a Dask scheduler's address, tcp://HOST:PORT (as `dask scheduler` "
+            f"prints it); got {shown(address)}"
+        )
+    return None
 
 
 def _limits(path: Path, data: Any) -> Limits:

@@ -15,10 +15,9 @@ import os
 import shlex
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -27,11 +26,15 @@ from arena.bots.sandbox import sandbox_notice as bot_sandbox_notice
 from arena.bots.spec import slug
 from arena.errors import ArenaError, ConfigError, StorageError
 from arena.games import get_game
+from arena.league.bot_archives import pack_bots
 from arena.league.config import LeagueConfig, load_league
+from arena.league.executors import MatchExecutor, open_executor
 from arena.league.lock import league_lock
+from arena.league.match_task import BotCannotStart, MatchTask
 from arena.league.preflight import broken_notice, check_entrants, parallel_starts, refuse_broken
 from arena.league.ratings import MatchOutcome, Rater, rate_prefix
 from arena.league.records import PlayedMatch
+from arena.league.result_check import ForgedResult, check_played_match
 from arena.league.schedule import ScheduledMatch, Step, build_schedule
 from arena.league.separation import StopRule, stop_check
 from arena.league.store import (
@@ -48,7 +51,6 @@ from arena.league.store import (
     stored_deal_key,
     stored_match_indexes,
 )
-from arena.league.worker import play_scheduled_match, worker_init
 from arena.play.faults import FaultKind
 
 
@@ -163,8 +165,12 @@ def run_league(
     notice: Callable[[str], None] | None = None,
     allow_broken: bool = False,
     lifecycle: str = "league",
+    cluster: str | None = None,
 ) -> RunSummary:
-    """Run (or resume) a league; returns what was done. Ctrl-C stops cleanly. `notice`
+    """Run (or resume) a league; returns what was done. Ctrl-C stops cleanly. The
+    matches are played by `workers` processes here or, when `cluster` (or the league
+    file's `[cluster] address`) names a Dask scheduler, by that cluster's workers
+    (docs/cluster.md). `notice`
     is told, once, when started bots will not be fully sandboxed, and the pre-flight
     check's progress, a line at a time.
 
@@ -179,8 +185,9 @@ def run_league(
     db_path = Path(db_path) if db_path else default_db_path(config)
     with league_lock(db_path, config.name):
         return _run(
-            config, db_path, workers, until_separated, progress, notice, allow_broken, lifecycle
-        )
+            config, db_path, workers, until_separated, progress, notice, allow_broken,
+            lifecycle, cluster or config.cluster,
+        )  # fmt: skip
 
 
 def _run(
@@ -192,6 +199,7 @@ def _run(
     notice: Callable[[str], None] | None,
     allow_broken: bool,
     lifecycle: str = "league",
+    cluster: str = "",
 ) -> RunSummary:
     """`run_league` once the league's lock is held. `lifecycle` says how workers keep
     their bots (arena/league/worker.py `LIFECYCLES`; "match" only for benchmarks)."""
@@ -221,29 +229,93 @@ def _run(
     if pending:  # a folder per run that plays: no run writes over another's logs
         log_dir = run_log_folder(log_dir)
     workers = max(1, workers or os.cpu_count() or 1)
-    if pending:
-        try:
-            _preflight(config, pending, log_dir, db_path, workers, allow_broken, notice, summary)
-        except BaseException:  # a refusal or Ctrl-C: nothing was played
-            db.close()
-            raise
+    try:
+        executor = open_executor(cluster, workers)  # a cluster that is not there: say so now
+        if pending:
+            try:
+                _preflight(
+                    config, pending, log_dir, db_path, workers, allow_broken, notice, summary
+                )
+            except BaseException:  # a refusal or Ctrl-C: nothing was played
+                executor.close()
+                raise
+    except BaseException:
+        db.close()
+        raise
     started = time.monotonic()
+    try:
+        _play(config, db, league_id, pending, executor, log_dir, db_path, lifecycle,
+              summary, stored, schedule, outcomes, next_idx, rater, until_separated,
+              progress, notice, started)  # fmt: skip
+    finally:
+        with contextlib.suppress(StorageError):  # a full disk must not hide the first error
+            clear_in_flight(db, league_id)
+        db.close()
+    return summary
+
+
+@dataclass
+class _Placement:
+    """Which workers a match may not be given: those that could not start one of its
+    bots, and those whose results were refused."""
+
+    cannot_start: dict[str, set[str]] = field(default_factory=dict)  # entrant -> workers
+    refused: set[str] = field(default_factory=set)  # workers whose results were refused
+    unplaced: list[str] = field(default_factory=list)  # why a match could not be given out
+
+    def avoid(self, match: ScheduledMatch) -> set[str]:
+        out = set(self.refused)
+        for name in match.entrants:
+            out |= self.cannot_start.get(name, set())
+        return out
+
+
+def _play(
+    config: LeagueConfig,
+    db: Any,
+    league_id: int,
+    pending: list[ScheduledMatch],
+    executor: MatchExecutor,
+    log_dir: Path,
+    db_path: Path,
+    lifecycle: str,
+    summary: RunSummary,
+    stored: set[int],
+    schedule: list[ScheduledMatch],
+    outcomes: dict[int, MatchOutcome],
+    next_idx: int,
+    rater: Rater,
+    until_separated: bool,
+    progress: Progress | None,
+    notice: Callable[[str], None] | None,
+    started: float,
+) -> None:
+    """The run loop: give matches to `executor`'s workers, check each that comes back
+    (arena/league/result_check.py), store it once, and rate the stored prefix."""
+    shipped, archives = pack_bots(config) if executor.ships_bots else ({}, {})
+    shared = executor.share(archives)
+    must_start = frozenset(
+        e.name for e in config.entrants if e.name not in summary.broken
+    ) if executor.ships_bots else frozenset()  # fmt: skip
+    place = _Placement()
     games_done = 0
-    executor = ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=get_context("spawn"),
-        initializer=worker_init,
-        initargs=(os.getpid(),),
-    )
+    by_worker: dict[str, int] = {}
     in_flight: dict[Future, ScheduledMatch] = {}
     queue = list(pending)
+    rule = StopRule()
+    say = notice or (lambda _text: None)
     try:
         while queue or in_flight:
-            while queue and len(in_flight) < workers and not summary.stopped_early:
+            while queue and len(in_flight) < executor.slots() and not summary.stopped_early:
                 match = queue.pop(0)
-                future = executor.submit(
-                    play_scheduled_match, config, match, str(log_dir), str(db_path), lifecycle
-                )
+                task = MatchTask(
+                    config, match, str(log_dir), str(db_path), lifecycle,
+                    live=not executor.ships_bots, shipped=shipped, must_start=must_start,
+                )  # fmt: skip
+                future = executor.submit(task, shared, place.avoid(match))
+                if future is None:
+                    place.unplaced.append(_unplaced(match, place, executor))
+                    continue
                 in_flight[future] = match
                 mark_in_flight(db, league_id, match.index, match.entrants, os.getpid())
             if not in_flight:
@@ -251,21 +323,31 @@ def _run(
             done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
             for future in done:
                 match = in_flight.pop(future)
+                played = _returned(future, match, config, summary, stored, executor)
+                if isinstance(played, BotCannotStart):
+                    place.cannot_start.setdefault(played.entrant, set()).add(played.worker)
+                    say(f"{played}; match {match.index} goes to another worker, and that "
+                        f"worker gets no more matches of {played.entrant!r}")  # fmt: skip
+                    queue.insert(0, match)
+                    continue
                 try:
-                    played = future.result()
-                except BrokenProcessPool as err:
-                    raise WorkerDied(
-                        f"a worker process died while playing match {match.index} of league "
-                        f"{config.name!r} ({err}); the {len(stored) + summary.played} matches "
-                        "stored so far are kept: run the league again to resume it (a "
-                        "worker killed by the kernel, e.g. out of memory, dies this way)"
-                    ) from None
-                store_match(db, league_id, played)
-                if played.overload_replays and notice:
+                    check_played_match(config, match, played)
+                except ForgedResult as err:
+                    place.refused.add(played.worker)
+                    say(
+                        f"match {match.index} from worker {played.worker} was refused: {err}; "
+                        "it is played again elsewhere, and that worker gets no more matches"
+                    )
+                    queue.insert(0, match)
+                    continue
+                if not store_match(db, league_id, played):
+                    continue  # stored already: the store is the judge of what is stored once
+                by_worker[played.worker] = by_worker.get(played.worker, 0) + 1
+                if played.overload_replays:
                     times = "once" if played.overload_replays == 1 else (
                         f"{played.overload_replays} times"
                     )
-                    notice(
+                    say(
                         f"match {played.index} was played again {times}: a bot timed out "
                         "while the machine was overloaded, which is not charged to it "
                         "(run fewer workers, or clock = \"cpu\", docs/sandbox.md)"
@@ -293,26 +375,68 @@ def _run(
                             "elapsed": time.monotonic() - started,
                             "leader": _leader(rater),
                             "remaining": len(queue) + len(in_flight),
+                            "workers": dict(by_worker),
                         }
                     )
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, WorkerDied):
         summary.interrupted = True
-        _stop_workers(executor)
-        raise
-    except WorkerDied:
-        summary.interrupted = True
-        _stop_workers(executor)
+        executor.stop()
         raise
     except StorageError as err:  # the matches in flight cannot be stored either: stop
         summary.interrupted = True
-        _stop_workers(executor)
+        executor.stop()
         raise StorageError(_kept(err, db_path, len(stored) + summary.played)) from None
     finally:
-        executor.shutdown(wait=True, cancel_futures=True)
-        with contextlib.suppress(StorageError):  # a full disk must not hide the first error
-            clear_in_flight(db, league_id)
-        db.close()
-    return summary
+        executor.close()
+    if place.unplaced:
+        raise NoWorkerLeft(
+            "; ".join(place.unplaced) + f"; the {len(stored) + summary.played} matches stored "
+            "are kept: run the league again to play the rest (docs/cluster.md)"
+        )
+
+
+def _returned(
+    future: Future,
+    match: ScheduledMatch,
+    config: LeagueConfig,
+    summary: RunSummary,
+    stored: set[int],
+    executor: MatchExecutor,
+) -> PlayedMatch | BotCannotStart:
+    """What a worker sent back for `match`, or the bot it could not start; WorkerDied
+    when the worker (or, on a cluster, every worker Dask tried) died playing it."""
+    try:
+        return future.result()
+    except BotCannotStart as err:
+        return err
+    except BrokenProcessPool as err:
+        reason = f"a worker process died while playing match {match.index} ({err})"
+        hint = "a worker killed by the kernel, e.g. out of memory, dies this way"
+    except Exception as err:  # noqa: BLE001 (Dask's KilledWorker, a lost connection)
+        if type(err).__name__ not in ("KilledWorker", "CommClosedError", "FutureCancelledError"):
+            raise
+        reason = f"match {match.index} could not be played on {executor.where} ({err})"
+        hint = "Dask gives a match up after it took several workers down with it"
+    raise WorkerDied(
+        f"{reason}; of league {config.name!r}, the {len(stored) + summary.played} matches "
+        f"stored so far are kept: run the league again to resume it ({hint})"
+    ) from None
+
+
+def _unplaced(match: ScheduledMatch, place: _Placement, executor: MatchExecutor) -> str:
+    """Why no worker of `executor` may be given `match`."""
+    why = [
+        f"{', '.join(sorted(workers))} cannot start {name!r}"
+        for name, workers in sorted(place.cannot_start.items())
+        if name in match.entrants
+    ]
+    if place.refused:
+        why.append(f"the results of {', '.join(sorted(place.refused))} were refused")
+    return f"match {match.index}: no worker of {executor.where} may play it ({'; '.join(why)})"
+
+
+class NoWorkerLeft(ArenaError):
+    """Matches that no worker could be given: each had failed them all."""
 
 
 class WorkerDied(ArenaError):
@@ -357,16 +481,6 @@ def _preflight(
 def _settled(outcomes: dict[int, MatchOutcome], rated: int, rater: Rater, rule: StopRule) -> bool:
     """Whether the rated prefix (matches 0..rated-1) meets the stopping rule."""
     return stop_check([outcomes[i] for i in range(rated)], rater, rule) is not None
-
-
-def _stop_workers(executor: ProcessPoolExecutor) -> None:
-    """SIGTERM every worker: each ends its bots on the way out."""
-    for process in list(getattr(executor, "_processes", {}).values()):
-        with contextlib.suppress(Exception):
-            process.terminate()
-    for process in list(getattr(executor, "_processes", {}).values()):
-        with contextlib.suppress(Exception):
-            process.join(timeout=10)
 
 
 def _leader(rater: Rater) -> tuple[str, float]:

@@ -109,8 +109,10 @@ def play_scheduled_match(
     log_dir: str,
     db_path: str = "",
     lifecycle: str = "league",
+    live_file: bool = True,
 ) -> PlayedMatch:
-    """Play one scheduled match in this process and return it for storage.
+    """Play one scheduled match in this process and return it for storage (and, when
+    `live_file` and the league has a database here, in its live file as it is played).
 
     `config` is the league as the main process parsed it when the run began (its deal
     key included): the worker never reads the league file or the database, so editing
@@ -136,7 +138,7 @@ def play_scheduled_match(
         pool = _worker_pool(config, log_dir, db_path)
         orders = seatings(game.seats, config.rotations)
         seats = [[Seat(name, bots[name], r) for name in match.entrants] for r in range(len(orders))]
-        live = _live_match(config, match, db_path, orders, seed)
+        live = _live_match(config, match, db_path, orders, seed) if live_file else None
         if live is not None:
             settings.watch = live
         try:

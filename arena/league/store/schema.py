@@ -273,6 +273,13 @@ def _migration_8(db: sqlite_utils.Database) -> None:
     )
 
 
+def _migration_9(db: sqlite_utils.Database) -> None:
+    """The worker that played each match (`matches.worker`: a Dask worker's address,
+    or this machine's name and the worker process's pid; NULL for matches stored
+    before), so a cluster's results can be traced to the machine that played them."""
+    db["matches"].add_column("worker", str)
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "leagues, entrants, matches, games, results, deal scores, faults, ratings", _migration_1),
     (2, "deal_scores.declarer and deal_scores.made", _migration_2),
@@ -283,6 +290,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (7, "results.asked, think_wall_ms, think_cpu_ms; matches.overload_replays", _migration_7),
     (8, "live_matches, entrant_contracts; ratings and games indexes for the web pages",
      _migration_8),
+    (9, "matches.worker (who played each match)", _migration_9),
 ]
 
 

@@ -205,9 +205,16 @@ def _game_id(
 
 
 @_writing("a match")
-def store_match(db: sqlite_utils.Database, league_id: int, match: PlayedMatch) -> None:
-    """Write one played match in one transaction: it is either all stored or not at all."""
+def store_match(db: sqlite_utils.Database, league_id: int, match: PlayedMatch) -> bool:
+    """Write one played match in one transaction: it is either all stored or not at all.
+    False, and nothing written, when the league has that match index stored already
+    (a match a cluster played twice is stored once)."""
     with immediate(db):
+        already = db.execute(
+            "SELECT 1 FROM matches WHERE league_id = ? AND idx = ?", [league_id, match.index]
+        ).fetchone()
+        if already:
+            return False
         league = db["leagues"].get(league_id)
         match_id = (
             db["matches"]
@@ -221,6 +228,7 @@ def store_match(db: sqlite_utils.Database, league_id: int, match: PlayedMatch) -
                     "seconds": match.seconds,
                     "finished_at": time.time(),
                     "overload_replays": match.overload_replays,
+                    "worker": match.worker or None,
                 }
             )
             .last_pk
@@ -307,6 +315,7 @@ def store_match(db: sqlite_utils.Database, league_id: int, match: PlayedMatch) -
                 "DELETE FROM live_matches WHERE league_id = ? AND idx = ?",
                 [league_id, match.index],
             )
+    return True
 
 
 def _add_contract_sums(
