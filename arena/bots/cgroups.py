@@ -447,24 +447,42 @@ def _namespace() -> int:
 
 @functools.cache
 def _sweep_stale() -> None:
-    """Once per process: remove the bot cgroups an arena of this pid namespace left
-    when it was killed (its pid is gone). Those of live arenas, and of arenas in other
-    namespaces (whose pids cannot be checked from here), are left alone."""
+    """Once per process: `sweep_stale`."""
+    sweep_stale()
+
+
+def sweep_stale() -> None:
+    """Remove the bot cgroups an arena of this pid namespace left when it was killed
+    (its pid is gone), killing their bots: a bot frozen between games (cgroup freezer)
+    takes no signal, not even its sandbox's parent-death signal, so nothing else ends
+    it. Those of live arenas, and of arenas in other namespaces (whose pids cannot be
+    checked from here), are left alone. A cluster worker sweeps before each match
+    (arena/league/match_task.py): a worker killed beside it leaves its frozen bots."""
     where = hierarchy()
     if where is None:
         return
     mine = f"{PREFIX}-{_namespace()}-"
     stale: dict[str, list[Path]] = {}
-    for parent in where.parents():
+    folders = list(where.parents())
+    while folders:  # the top level, and inside the groups of live runs (one level)
+        parent = folders.pop()
         with contextlib.suppress(OSError):
             for entry in os.scandir(parent):
                 if not entry.name.startswith(mine) or not entry.is_dir():
                     continue
                 pid = entry.name[len(mine) :].split("-", 1)[0]
                 if pid.isdigit() and not pid_alive(int(pid)):
-                    stale.setdefault(entry.name, []).append(Path(entry.path))
-    for folders in stale.values():
-        _kill_and_remove(folders)
+                    key = os.path.relpath(entry.path, _root_of(entry.path, where))
+                    stale.setdefault(key, []).append(Path(entry.path))
+                elif "-group-" in entry.name and parent in where.parents():
+                    folders.append(Path(entry.path))  # a live run's entrant group
+    for found in stale.values():
+        _kill_and_remove(found)
+
+
+def _root_of(path: str, where: Hierarchy) -> Path:
+    """The hierarchy's folder (one per controller in v1) that `path` lies in."""
+    return next(p for p in where.parents() if Path(path).is_relative_to(p))
 
 
 def pid_alive(pid: int) -> bool:

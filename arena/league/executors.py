@@ -124,6 +124,9 @@ class ClusterExecutor:
                 "with `dask scheduler` and workers with `dask worker ADDRESS` "
                 "(docs/cluster.md)"
             ) from None
+        from arena.league.cluster_plugin import ArenaWorkerPlugin
+
+        self.client.register_plugin(ArenaWorkerPlugin())  # idempotent: one per name
         self._executor = self.client.get_executor(pure=False)
 
     def _info(self) -> dict[str, Any]:

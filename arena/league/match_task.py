@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena.bots.cgroups import sweep_stale
 from arena.errors import ArenaError
 from arena.league.bot_archives import ShippedBot, cache_root, unpacked
 from arena.league.config import LeagueConfig
@@ -67,7 +68,7 @@ class BotCannotStart(ArenaError):
 
 def worker_name() -> str:
     """The Dask worker's address when this runs in one, else this machine and process."""
-    if "distributed" in sys.modules:
+    if sys.modules.get("distributed") is not None:
         from distributed import get_worker
 
         try:
@@ -141,8 +142,9 @@ def _run_serially(fn, *args):  # noqa: ANN001, ANN002, ANN202 (a pass-through)
     the kernel's parent-death signal, which follows the thread): one long-lived thread
     starts and plays them all, one match at a time per process."""
     global _match_thread
-    if "distributed" not in sys.modules:
+    if sys.modules.get("distributed") is None:
         return fn(*args)
+    sweep_stale()  # the frozen bots of a worker of this machine that was killed
     with _match_thread_lock:
         if _match_thread is None:
             _match_thread = concurrent.futures.ThreadPoolExecutor(1, "arena-match")

@@ -44,17 +44,17 @@ def worker_init(parent: int) -> None:
     starting up when the main process dies would otherwise take its new parent (init
     or a subreaper) for the main process and play on, unwatched."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, lambda *_: _die())
+    signal.signal(signal.SIGTERM, lambda *_: kill_bots_and_exit())
     threading.Thread(target=_watch_parent, args=(parent,), name="parent-watch", daemon=True).start()
 
 
 def _watch_parent(parent: int) -> None:
     while os.getppid() == parent:
         time.sleep(0.2)
-    _die()
+    kill_bots_and_exit()
 
 
-def _die() -> None:
+def kill_bots_and_exit() -> None:
     """Kill this worker's bots and everything below it, then exit.
 
     The worker's main thread is still playing while this runs: a bot killed here looks
