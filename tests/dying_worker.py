@@ -1,4 +1,4 @@
-"""A worker's match function that dies (SIGKILL, as the kernel kills a process out of
+"""A worker's task function that dies (SIGKILL, as the kernel kills a process out of
 memory) on match 1: importable by name, so a spawned worker process can run it."""
 
 from __future__ import annotations
@@ -7,12 +7,10 @@ import os
 import signal
 from typing import Any
 
-from arena.league.worker import play_scheduled_match
+from arena.league.match_task import play_task
 
 
-def play_or_die(
-    config: Any, match: Any, log_dir: str, db_path: str = "", lifecycle: str = "league"
-) -> Any:
-    if match.index == 1:
+def play_or_die(task: Any, archives: Any = None) -> Any:
+    if task.match.index == 1:
         os.kill(os.getpid(), signal.SIGKILL)
-    return play_scheduled_match(config, match, log_dir, db_path, lifecycle)
+    return play_task(task, archives)

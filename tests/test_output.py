@@ -491,7 +491,7 @@ def test_a_second_league_takes_the_ids_after_the_firsts_whole_schedule(
 
 
 def _as_before_migration_4(db: Path, shift: int) -> None:
-    """Make `db` look written before migrations 4 and 5: no schedule size, no reserved
+    """Make `db` look written before migration 4 (and every later one): no schedule size, no reserved
     ids, and game ids of the old kind (here: shifted by `shift`)."""
     con = sqlite3.connect(db)
     with con:
@@ -500,6 +500,7 @@ def _as_before_migration_4(db: Path, shift: int) -> None:
         for column in ("asked", "think_wall_ms", "think_cpu_ms"):
             con.execute(f"ALTER TABLE results DROP COLUMN {column}")
         con.execute("ALTER TABLE matches DROP COLUMN overload_replays")
+        con.execute("ALTER TABLE matches DROP COLUMN worker")  # migration 9
         for table in ("live_matches", "entrant_contracts"):  # migration 8
             con.execute(f"DROP TABLE {table}")
         for index in ("ratings_league_id_match_idx_step", "ratings_league_id_entrant_step",

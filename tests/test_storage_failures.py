@@ -93,10 +93,11 @@ def test_a_worker_that_dies_is_one_error_line_and_the_resumed_run_completes(
 ) -> None:
     """A worker killed mid-match (as the kernel kills one out of memory) stops the run
     with an error line, not a traceback; the stored matches are kept."""
+    import arena.league.executors as executors
     from tests.dying_worker import play_or_die
 
     league = builtin_league(tmp_path, 'rounds = 3\nschedule = "round-robin"')
-    monkeypatch.setattr(runner_module, "play_scheduled_match", play_or_die)
+    monkeypatch.setattr(executors, "play_task", play_or_die)
     stopped = runner.invoke(app, ["run", str(league), "--workers", "1"])
     assert stopped.exit_code == 2 and "Traceback" not in stopped.output, stopped.output
     error = [line for line in stopped.output.splitlines() if line.startswith("error: ")]

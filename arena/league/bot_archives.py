@@ -169,6 +169,7 @@ def unpacked(digest: str, data: bytes, root: Path | None = None) -> Path:
     """The folder holding archive `digest`, unpacked read-only below `root` (the cache)
     the first time it is wanted; ArchiveError when `data` is not that archive."""
     root = root or cache_root()
+    root.mkdir(mode=0o755, parents=True, exist_ok=True)
     folder = root / digest
     if folder.is_dir():
         return folder
