@@ -491,8 +491,8 @@ def test_a_second_league_takes_the_ids_after_the_firsts_whole_schedule(
 
 
 def _as_before_migration_4(db: Path, shift: int) -> None:
-    """Make `db` look written before migration 4 (and every later one): no schedule size, no reserved
-    ids, and game ids of the old kind (here: shifted by `shift`)."""
+    """Make `db` look written before migration 4 (and every later one): no schedule
+    size, no reserved ids, and game ids of the old kind (here: shifted by `shift`)."""
     con = sqlite3.connect(db)
     with con:
         for column in ("scheduled_matches", "games_per_match", "first_game_id", "deal_key"):
