@@ -47,6 +47,8 @@ def test_every_page_of_the_site_renders(site_db) -> None:
         assert response.status_code == 200, (url, response.text[-500:])
     index = client.get("/").text
     assert "trix-site" in index and "trianon-site" in index and "greedy" in index
+    match = client.get("/league/trix-site/match/0").text  # who played it (matches.worker)
+    assert re.search(r'id="match-played">Played in [0-9.]+ s by worker [^<]+ pid [0-9]+\.', match)
 
 
 def test_what_the_site_does_not_hold_answers_404_saying_what_does(site_db) -> None:

@@ -158,3 +158,41 @@ def bench_web(
     from arena.bench.web import bench_web as measure
 
     typer.echo("\n".join(measure(entrants, games, repeats).lines()))
+
+
+@command(bench_app, "cluster")
+def bench_cluster(
+    matches: Annotated[int, typer.Option(min=1, help="Seat-rotated matches (4 games each).")] = 16,
+    workers: Annotated[
+        str, typer.Option(help="The cluster sizes to play the league on, in order.")
+    ] = "1,2,4",
+    wait_ms: Annotated[
+        float, typer.Option(min=0.0, max=1000.0, help="Milliseconds each bot waits a decision.")
+    ] = 2.0,
+    kingdoms: Annotated[
+        int, typer.Option(min=1, max=4, help="Trix kingdoms a game (4: 20 deals; 1: 5).")
+    ] = 1,
+) -> None:
+    """One league on a LocalCluster of 1, 2 and 4 Dask workers, in one run.
+
+    Prints games per minute on each size and the speed-up over one worker (bots that wait
+    instead of computing, so the cores are not the limit), and the main process's check
+    of each returned game against a game's time. Needs pip install 'trix-arena[cluster]'."""
+    from arena.errors import ConfigError
+
+    try:
+        sizes = tuple(int(n) for n in workers.split(","))
+    except ValueError:
+        sizes = ()
+    if not sizes or min(sizes) < 1:
+        raise ConfigError(f"--workers must be cluster sizes such as 1,2,4; got {workers!r}")
+    try:
+        import distributed  # noqa: F401
+
+        from arena.bench.cluster import bench_cluster as measure
+        from arena.bench.cluster import lines
+    except ImportError:
+        raise ConfigError(
+            "arena bench cluster needs Dask: pip install 'trix-arena[cluster]'"
+        ) from None
+    typer.echo("\n".join(lines(measure(matches, sizes, wait_ms, kingdoms), wait_ms)))

@@ -18,7 +18,8 @@ from typing import Any
 
 from distributed.diagnostics.plugin import WorkerPlugin
 
-from arena.league.worker import close_worker_pool, kill_bots_and_exit
+from arena.league.match_task import end_worker_bots
+from arena.league.worker import kill_bots_and_exit
 
 PLUGIN_NAME = "trix-arena"
 
@@ -34,4 +35,4 @@ class ArenaWorkerPlugin(WorkerPlugin):
                 signal.signal(signal.SIGTERM, lambda *_: kill_bots_and_exit())
 
     def teardown(self, worker: Any) -> None:
-        close_worker_pool()
+        end_worker_bots()

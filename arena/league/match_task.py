@@ -27,7 +27,7 @@ from arena.league.bot_archives import ShippedBot, cache_root, unpacked
 from arena.league.config import LeagueConfig
 from arena.league.records import PlayedMatch
 from arena.league.schedule import ScheduledMatch
-from arena.league.worker import play_scheduled_match
+from arena.league.worker import close_worker_pool, play_scheduled_match
 from arena.play.faults import FaultKind
 
 LOG_VARIABLE = "ARENA_WORKER_LOGS"  # where a cluster worker keeps its bots' logs
@@ -149,3 +149,15 @@ def _run_serially(fn, *args):  # noqa: ANN001, ANN002, ANN202 (a pass-through)
         if _match_thread is None:
             _match_thread = concurrent.futures.ThreadPoolExecutor(1, "arena-match")
     return _match_thread.submit(fn, *args).result()
+
+
+def end_worker_bots() -> None:
+    """End the bots this worker keeps, on the thread that started them (their gRPC
+    channels belong to its event loop): a cluster worker's end (arena/league/
+    cluster_plugin.py)."""
+    with _match_thread_lock:
+        thread = _match_thread
+    if thread is None:
+        close_worker_pool()
+        return
+    thread.submit(close_worker_pool).result()

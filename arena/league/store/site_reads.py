@@ -98,10 +98,10 @@ def entrant_games(db: sqlite_utils.Database, league_id: int, entrant: str) -> li
 
 def match_row(db: sqlite_utils.Database, league_id: int, idx: int) -> dict[str, Any] | None:
     """The stored match `idx` of the league (id, idx, seed, entrants, seconds,
-    finished_at), or None."""
+    finished_at, worker), or None."""
     rows = list(
         db.query(
-            "SELECT id, idx, seed, entrants, seconds, finished_at FROM matches "
+            "SELECT id, idx, seed, entrants, seconds, finished_at, worker FROM matches "
             "WHERE league_id = ? AND idx = ?",
             [league_id, idx],
         )
