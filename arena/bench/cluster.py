@@ -49,6 +49,7 @@ class ClusterRun:
     games: int
     seconds: float
     check_ms: list[float]  # the result check of each game, in milliseconds
+    busy_cores: float  # the machine's cores busy on average during the run (all processes)
 
     @property
     def per_minute(self) -> float:
@@ -115,10 +116,27 @@ def _league(folder: Path, matches: int, wait_ms: float, kingdoms: int) -> Path:
 def _run(league: Path, db: Path, address: str, workers: int) -> ClusterRun:
     from arena.league.runner import run_league
 
+    busy_before = _busy_seconds()
     started = time.perf_counter()
     summary = run_league(league, db, cluster=address)
     seconds = time.perf_counter() - started
-    return ClusterRun(workers, summary.played * 4, seconds, _check_times(league, db))
+    busy = (_busy_seconds() - busy_before) / seconds
+    return ClusterRun(workers, summary.played * 4, seconds, _check_times(league, db), busy)
+
+
+def _busy_seconds() -> float:
+    """CPU seconds the whole machine has spent busy (not idle nor waiting for I/O)
+    since it booted, from /proc/stat: what every process of the run used, bots and
+    workers included. 0 where there is no /proc/stat."""
+    import os
+
+    try:
+        with open("/proc/stat") as f:
+            fields = [int(v) for v in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return 0.0
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
 def _check_times(league: Path, db: Path) -> list[float]:
@@ -159,13 +177,17 @@ def lines(runs: list[ClusterRun], wait_ms: float) -> list[str]:
     """The figures: per cluster size, games per minute and the speed-up over the first
     size (one worker); then the result check per game against a game's time there."""
     base = runs[0]
+    import os
+
     out = [f"one league of 4 bots waiting {wait_ms:g} ms a decision, on a LocalCluster of "
-           "process workers (one thread each), bots shipped as an archive:"]  # fmt: skip
+           "process workers (one thread each), bots shipped as an archive, on a machine "
+           f"of {os.cpu_count()} cores:"]  # fmt: skip
     for run in runs:
         out.append(
             f"  {run.workers} worker{'s' if run.workers > 1 else ' '}: {run.games} games in "
             f"{run.seconds:.1f} s, {run.per_minute:.1f} games/min, "
-            f"{run.per_minute / base.per_minute:.2f}x one worker"
+            f"{run.per_minute / base.per_minute:.2f}x one worker; "
+            f"{run.busy_cores:.2f} cores busy on average"
         )
     check = statistics.median(ms for run in runs for ms in run.check_ms)
     game_ms = base.seconds / base.games * 1000
