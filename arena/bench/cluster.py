@@ -50,6 +50,8 @@ class ClusterRun:
     seconds: float
     check_ms: list[float]  # the result check of each game, in milliseconds
     busy_cores: float  # the machine's cores busy on average during the run (all processes)
+    steady: float  # games per minute once every worker had finished its first match
+
 
     @property
     def per_minute(self) -> float:
@@ -121,7 +123,26 @@ def _run(league: Path, db: Path, address: str, workers: int) -> ClusterRun:
     summary = run_league(league, db, cluster=address)
     seconds = time.perf_counter() - started
     busy = (_busy_seconds() - busy_before) / seconds
-    return ClusterRun(workers, summary.played * 4, seconds, _check_times(league, db), busy)
+    return ClusterRun(
+        workers, summary.played * 4, seconds, _check_times(league, db), busy, _steady(db)
+    )
+
+
+def _steady(db: Path) -> float:
+    """Games per minute from the moment every worker had stored its first match (its
+    bots started: a process per entrant and rotation) to the last match: the rate of
+    a long league, whose start-up is a small part of it; 0 when too few matches."""
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        rows = conn.execute("SELECT finished_at, worker, games FROM matches").fetchall()
+    first: dict[str, float] = {}
+    for finished, worker, _games in rows:
+        first[worker] = min(first.get(worker, finished), finished)
+    start = max(first.values(), default=0.0)
+    after = [(finished, games) for finished, _worker, games in rows if finished > start]
+    if len(after) < 2:
+        return 0.0
+    minutes = (max(f for f, _ in after) - start) / 60
+    return sum(g for _, g in after) / minutes
 
 
 def _busy_seconds() -> float:
@@ -186,7 +207,9 @@ def lines(runs: list[ClusterRun], wait_ms: float) -> list[str]:
         out.append(
             f"  {run.workers} worker{'s' if run.workers > 1 else ' '}: {run.games} games in "
             f"{run.seconds:.1f} s, {run.per_minute:.1f} games/min, "
-            f"{run.per_minute / base.per_minute:.2f}x one worker; "
+            f"{run.per_minute / base.per_minute:.2f}x one worker; once every worker's bots "
+            f"had started: {run.steady:.1f} games/min, "
+            f"{run.steady / base.steady if base.steady else 0:.2f}x; "
             f"{run.busy_cores:.2f} cores busy on average"
         )
     check = statistics.median(ms for run in runs for ms in run.check_ms)

@@ -48,6 +48,9 @@ class MatchExecutor(Protocol):
     ) -> Future | None:
         """The future of `task` played on a worker not in `avoid`; None when there is none."""
 
+    def stranded(self, futures: list[Future]) -> list[Future]:
+        """Those of `futures` that wait for workers that are all gone."""
+
     def stop(self) -> None:
         """Stop the matches being played now, at once (Ctrl-C, a fatal error)."""
 
@@ -87,6 +90,9 @@ class LocalExecutor:
         if avoid:  # every worker here is this machine: there is no elsewhere
             return None
         return self._pool.submit(play_task, task)
+
+    def stranded(self, futures: list[Future]) -> list[Future]:
+        return []  # any worker here plays any match
 
     def stop(self) -> None:
         """SIGTERM every worker: each ends its bots on the way out."""
@@ -128,6 +134,7 @@ class ClusterExecutor:
 
         self.client.register_plugin(ArenaWorkerPlugin())  # idempotent: one per name
         self._executor = self.client.get_executor(pure=False)
+        self._allowed: dict[Future, list[str]] = {}  # futures kept to some workers
 
     def _info(self) -> dict[str, Any]:
         return self.client.scheduler_info(n_workers=-1)["workers"]
@@ -157,7 +164,19 @@ class ClusterExecutor:
                 return None
             restrict = {"workers": allowed, "allow_other_workers": False}
         needed = {d: archives[d] for d in task.archives_needed()}
-        return self._executor.submit(play_task, task, needed, **restrict)
+        future = self._executor.submit(play_task, task, needed, **restrict)
+        if restrict:
+            self._allowed[future] = restrict["workers"]
+        return future
+
+    def stranded(self, futures: list[Future]) -> list[Future]:
+        """A match kept to some workers waits, in Dask, until one of them is back: when
+        they have all left (a worker that restarts comes back at a new address), it
+        must be given out again."""
+        for future in [f for f in self._allowed if f.done()]:
+            del self._allowed[future]
+        now = set(self.workers())
+        return [f for f in futures if f in self._allowed and not now & set(self._allowed[f])]
 
     def stop(self) -> None:
         """Cancel every match not yet played (one a worker is playing runs to its end

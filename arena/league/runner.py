@@ -242,11 +242,12 @@ def _run(
     except BaseException:
         db.close()
         raise
-    started = time.monotonic()
+    run = _LeagueRun(
+        config, db, league_id, db_path, log_dir, lifecycle, summary, stored, len(schedule),
+        outcomes, next_idx, rater,
+    )  # fmt: skip
     try:
-        _play(config, db, league_id, pending, executor, log_dir, db_path, lifecycle,
-              summary, stored, schedule, outcomes, next_idx, rater, until_separated,
-              progress, notice, started)  # fmt: skip
+        _play(run, pending, executor, until_separated, progress, notice)
     finally:
         with contextlib.suppress(StorageError):  # a full disk must not hide the first error
             clear_in_flight(db, league_id)
@@ -270,28 +271,40 @@ class _Placement:
         return out
 
 
+@dataclass
+class _LeagueRun:
+    """What the run loop reads and moves on: the league, its database, what is stored,
+    the summary it reports and the ratings of the stored prefix."""
+
+    config: LeagueConfig
+    db: Any  # the league's open database (sqlite_utils.Database)
+    league_id: int
+    db_path: Path
+    log_dir: Path
+    lifecycle: str
+    summary: RunSummary
+    stored: set[int]  # match indexes stored before this run
+    scheduled: int
+    outcomes: dict[int, MatchOutcome]
+    next_idx: int  # matches 0..next_idx-1 are rated
+    rater: Rater
+
+
 def _play(
-    config: LeagueConfig,
-    db: Any,
-    league_id: int,
+    run: _LeagueRun,
     pending: list[ScheduledMatch],
     executor: MatchExecutor,
-    log_dir: Path,
-    db_path: Path,
-    lifecycle: str,
-    summary: RunSummary,
-    stored: set[int],
-    schedule: list[ScheduledMatch],
-    outcomes: dict[int, MatchOutcome],
-    next_idx: int,
-    rater: Rater,
     until_separated: bool,
     progress: Progress | None,
     notice: Callable[[str], None] | None,
-    started: float,
 ) -> None:
     """The run loop: give matches to `executor`'s workers, check each that comes back
     (arena/league/result_check.py), store it once, and rate the stored prefix."""
+    config, db, league_id, summary = run.config, run.db, run.league_id, run.summary
+    stored, outcomes, rater = run.stored, run.outcomes, run.rater
+    log_dir, db_path, lifecycle = run.log_dir, run.db_path, run.lifecycle
+    started = time.monotonic()
+    next_idx = run.next_idx
     shipped, archives = pack_bots(config) if executor.ships_bots else ({}, {})
     shared = executor.share(archives)
     must_start = frozenset(
@@ -304,6 +317,7 @@ def _play(
     queue = list(pending)
     rule = StopRule()
     say = notice or (lambda _text: None)
+    waiting: list[str] = []  # what was said while no match came back, said once
     try:
         while queue or in_flight:
             while queue and len(in_flight) < executor.slots() and not summary.stopped_early:
@@ -320,7 +334,9 @@ def _play(
                 mark_in_flight(db, league_id, match.index, match.entrants, os.getpid())
             if not in_flight:
                 break
-            done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+            done, _ = wait(in_flight, timeout=WAIT_SECONDS, return_when=FIRST_COMPLETED)
+            if not done:
+                _look_after(executor, in_flight, queue, say, waiting)
             for future in done:
                 match = in_flight.pop(future)
                 played = _returned(future, match, config, summary, stored, executor)
@@ -370,7 +386,7 @@ def _play(
                         {
                             "done": len(stored) + summary.played,
                             "played": summary.played,
-                            "total": len(schedule),
+                            "total": run.scheduled,
                             "games": games_done,
                             "elapsed": time.monotonic() - started,
                             "leader": _leader(rater),
@@ -393,6 +409,28 @@ def _play(
             "; ".join(place.unplaced) + f"; the {len(stored) + summary.played} matches stored "
             "are kept: run the league again to play the rest (docs/cluster.md)"
         )
+
+
+WAIT_SECONDS = 5.0  # how often a run with no match back looks after its cluster
+
+
+def _look_after(
+    executor: MatchExecutor,
+    in_flight: dict[Future, ScheduledMatch],
+    queue: list[ScheduledMatch],
+    say: Callable[[str], None],
+    waiting: list[str],
+) -> None:
+    """While no match comes back: a match kept for workers that have all left since is
+    given out again, and a cluster with no worker at all is said, once, to be waiting."""
+    for future in executor.stranded(list(in_flight)):
+        future.cancel()
+        match = in_flight.pop(future)
+        queue.insert(0, match)
+        say(f"match {match.index}: every worker it could go to has left; it is given out again")
+    if not executor.workers() and "no worker" not in waiting:
+        waiting.append("no worker")
+        say(f"{executor.where} has no worker now: the run waits for one (`dask worker ADDRESS`)")
 
 
 def _returned(
