@@ -32,3 +32,34 @@ def test_the_referee_bench_floor_sends_the_games_own_requests_to_the_same_bots(
     assert [len(set(g[0])) for g in echoes] == [1, 4]
     assert all({len(r) for _, r in g[3]} == {figures.message_bytes} for g in echoes)
     assert figures.floor_us > 0 and figures.bare_us > 0 and figures.bare_four_us > 0
+
+
+def test_the_cluster_bench_plays_the_league_and_checks_every_game(tmp_path) -> None:
+    """`arena bench cluster` on a cluster of one worker, one match: the games it counts
+    are the league's, and every stored game went through the result check once."""
+    from arena.bench.cluster import bench_cluster, lines
+
+    (run,) = bench_cluster(matches=1, workers=(1,), wait_ms=0.0)
+    assert run.workers == 1 and run.games == 4 and len(run.check_ms) == 1
+    assert run.steady == 0.0  # one match: no time after the first one to measure
+    text = lines([run], 0.0)
+    assert "1 worker : 4 games in" in text[1] and "1.00x one worker" in text[1]
+    assert text[-1].startswith("result check: ")
+
+
+def test_the_cluster_bench_rate_after_start_up_counts_from_every_workers_first_match(
+    tmp_path,
+) -> None:
+    import sqlite3
+
+    from arena.bench.cluster import _steady
+
+    db = tmp_path / "m.db"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE matches (finished_at REAL, worker TEXT, games INTEGER)")
+        conn.executemany(  # a's first match at 10 s, b's at 40 s: counted from 40 s
+            "INSERT INTO matches VALUES (?, ?, 4)",
+            [(10, "a"), (40, "b"), (50, "a"), (70, "b"), (100, "a")],
+        )
+    conn.close()
+    assert _steady(db) == 12 / 1.0  # 3 matches, 12 games, in the 60 s from 40 to 100
