@@ -26,7 +26,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from arena.bots.cgroups import BotCgroup, cgroup_name
-from arena.bots.sandbox import INSIDE_SHARE, Command, Sandbox, Slot, trusted_socket, wrap
+from arena.bots.sandbox import (
+    INSIDE_SHARE,
+    Command,
+    Sandbox,
+    Slot,
+    protocol_file,
+    trusted_socket,
+    wrap,
+)
 from arena.errors import ConfigError
 from arena.wire.loop import VARIABLE as LOOP_VARIABLE
 from arena.wire.protocol import ADDRESS_VARIABLE
@@ -35,6 +43,7 @@ from arena.wire.runtime import VERBOSITY as GRPC_VERBOSITY
 from arena.wire.runtime import bot_verbosity
 
 MARKER_VARIABLE = "ARENA_BOT_ID"  # in every started bot's environment: finds its orphans
+PROTO_VARIABLE = "ARENA_PROTO"  # the protocol's .proto, for bots that load it at run time
 LOG_CAP_BYTES = 1 << 20  # per bot process and match
 AT_ONCE_SECONDS = 1.0  # a bot that ends sooner than this after its start "exited at once"
 _PR_SET_CHILD_SUBREAPER = 36
@@ -196,6 +205,9 @@ class BotProcess:
             "PYTHONUNBUFFERED": "1",
             GRPC_VERBOSITY: bot_verbosity(),  # gRPC core's errors, into the bot's log
         }
+        proto = protocol_file()
+        if proto is not None:  # the sandbox shows it: it lies in a folder bound read-only
+            variables[PROTO_VARIABLE] = str(proto)
         for name in (GRPC_VARIABLE, LOOP_VARIABLE):  # gRPC's I/O path and the event loop,
             if name in os.environ:  # into the sandbox too (it clears the environment)
                 variables[name] = os.environ[name]

@@ -596,6 +596,14 @@ def _usr_links() -> list[str]:
     return args
 
 
+def protocol_file() -> Path | None:
+    """The protocol's .proto (`protos/arena/v1/bot.proto` beside the arena package, as
+    a checkout or an editable install has it), which a bot that loads the protocol at
+    run time is told of in $ARENA_PROTO; None when this installation has none."""
+    path = Path(arena.__file__).resolve().parent.parent / "protos" / "arena" / "v1" / "bot.proto"
+    return path if path.is_file() else None
+
+
 def _read_only_paths(argv: list[str], own: Path) -> list[Path]:
     """The runtime a bot needs beyond /usr (Python, the virtualenv, the `arena` SDK
     and the protocol's .proto files), and its own folder, without duplicates."""

@@ -262,7 +262,7 @@ class _Placement:
 
     cannot_start: dict[str, set[str]] = field(default_factory=dict)  # entrant -> workers
     refused: set[str] = field(default_factory=set)  # workers whose results were refused
-    unplaced: list[str] = field(default_factory=list)  # why a match could not be given out
+    unplaced: dict[str, list[int]] = field(default_factory=dict)  # why -> matches not given out
 
     def avoid(self, match: ScheduledMatch) -> set[str]:
         out = set(self.refused)
@@ -328,7 +328,7 @@ def _play(
                 )  # fmt: skip
                 future = executor.submit(task, shared, place.avoid(match))
                 if future is None:
-                    place.unplaced.append(_unplaced(match, place, executor))
+                    place.unplaced.setdefault(_unplaced(match, place), []).append(match.index)
                     continue
                 in_flight[future] = match
                 mark_in_flight(db, league_id, match.index, match.entrants, os.getpid())
@@ -405,9 +405,15 @@ def _play(
     finally:
         executor.close()
     if place.unplaced:
+        why = "; ".join(
+            f"{len(indexes)} match{'' if len(indexes) == 1 else 'es'} "
+            f"({', '.join(map(str, sorted(indexes)))}): {reason}"
+            for reason, indexes in place.unplaced.items()
+        )
         raise NoWorkerLeft(
-            "; ".join(place.unplaced) + f"; the {len(stored) + summary.played} matches stored "
-            "are kept: run the league again to play the rest (docs/cluster.md)"
+            f"no worker of {executor.where} may play {why}; the "
+            f"{len(stored) + summary.played} matches stored are kept: make the workers able "
+            "to, and run the league again to play the rest (docs/cluster.md)"
         )
 
 
@@ -461,8 +467,8 @@ def _returned(
     ) from None
 
 
-def _unplaced(match: ScheduledMatch, place: _Placement, executor: MatchExecutor) -> str:
-    """Why no worker of `executor` may be given `match`."""
+def _unplaced(match: ScheduledMatch, place: _Placement) -> str:
+    """Why no worker may be given `match`."""
     why = [
         f"{', '.join(sorted(workers))} cannot start {name!r}"
         for name, workers in sorted(place.cannot_start.items())
@@ -470,7 +476,7 @@ def _unplaced(match: ScheduledMatch, place: _Placement, executor: MatchExecutor)
     ]
     if place.refused:
         why.append(f"the results of {', '.join(sorted(place.refused))} were refused")
-    return f"match {match.index}: no worker of {executor.where} may play it ({'; '.join(why)})"
+    return "; ".join(why)
 
 
 class NoWorkerLeft(ArenaError):

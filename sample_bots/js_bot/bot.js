@@ -19,7 +19,11 @@ const GAMES = ["trix", "trianon"];
 const ADDRESS_VARIABLE = "ARENA_BOT_ADDRESS";
 const MAX_MESSAGE_BYTES = 1 << 20; // the SDK's limit: a request is a few KB
 
-const PROTO_PATH = path.join(__dirname, "..", "..", "protos", "arena", "v1", "bot.proto");
+// The referee says where the protocol's .proto is ($ARENA_PROTO): a bot shipped to a
+// cluster worker runs from a copy of this folder alone. Started by hand from this
+// folder, it finds the project's.
+const PROTO_PATH = process.env.ARENA_PROTO ||
+  path.join(__dirname, "..", "..", "protos", "arena", "v1", "bot.proto");
 // keepCase: field names as in the .proto (decision_id, not decisionId);
 // longs: Number: the uint64 ids are small counters, and Numbers print like Python ints;
 // oneofs: true adds `body`, the name of the RefereeMessage field that is set.
