@@ -119,10 +119,10 @@ MIXED = [
 
 
 def test_a_cluster_run_stores_what_a_local_run_stores(
-    tmp_path: Path, cache: Path, local_cluster
+    tmp_path: Path, cache: Path, local_cluster, js_bot_installed: Path
 ) -> None:
-    _bots(tmp_path)
-    league = _league(tmp_path, MIXED)
+    _bots(tmp_path)  # and the JavaScript sample, which loads the protocol at run time
+    league = _league(tmp_path, [*MIXED[:4], ("random-js", f"node {js_bot_installed}/bot.js")])
     interrupted = {"after": 2}
 
     def stop_early(info: dict) -> None:  # Ctrl-C once two matches are stored
@@ -146,9 +146,10 @@ def test_a_cluster_run_stores_what_a_local_run_stores(
     assert sorted(played_by) == [0, 1, 2, 3, 4]
     assert set(played_by.values()) <= workers, played_by
     assert all(" pid " in w for w in match_workers(local_db).values())
-    # the bots' folder went as one archive, named by its hash, unpacked read-only
-    (unpacked,) = [p for p in cache.iterdir() if not p.name.startswith(".")]
-    assert len(unpacked.name) == 64
+    # each bot folder went as one archive, named by its hash, unpacked read-only
+    folders = {p.name: p for p in cache.iterdir() if not p.name.startswith(".")}
+    assert len(folders) == 2 and all(len(name) == 64 for name in folders)
+    (unpacked,) = [p for p in folders.values() if (p / "greedy_bot.py").exists()]
     assert sorted(p.name for p in unpacked.iterdir()) == [
         "greedy_bot.py", "random_bot.py", "thinker_bot.py"
     ]  # fmt: skip
