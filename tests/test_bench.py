@@ -48,18 +48,17 @@ def test_the_cluster_bench_plays_the_league_and_checks_every_game(tmp_path) -> N
 
 
 def test_the_cluster_bench_rate_after_start_up_counts_from_every_workers_first_match(
-    tmp_path,
+    monkeypatch,
 ) -> None:
-    import sqlite3
+    from arena.bench import cluster
 
-    from arena.bench.cluster import _steady
+    rows = [{"finished_at": t, "worker": w, "games": 4}  # a's first at 10 s, b's at 40 s
+            for t, w in [(10, "a"), (40, "b"), (50, "a"), (70, "b"), (100, "a")]]  # fmt: skip
+    monkeypatch.setattr("arena.league.store.match_records", lambda db, league: rows)
+    monkeypatch.setattr("arena.league.store.open_existing", lambda path: _Closing())
+    assert cluster._steady("m.db") == 12 / 1.0  # 3 matches, 12 games, in the 60 s from 40 s
 
-    db = tmp_path / "m.db"
-    with sqlite3.connect(db) as conn:
-        conn.execute("CREATE TABLE matches (finished_at REAL, worker TEXT, games INTEGER)")
-        conn.executemany(  # a's first match at 10 s, b's at 40 s: counted from 40 s
-            "INSERT INTO matches VALUES (?, ?, 4)",
-            [(10, "a"), (40, "b"), (50, "a"), (70, "b"), (100, "a")],
-        )
-    conn.close()
-    assert _steady(db) == 12 / 1.0  # 3 matches, 12 games, in the 60 s from 40 to 100
+
+class _Closing:
+    def close(self) -> None:
+        pass

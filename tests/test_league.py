@@ -367,6 +367,18 @@ def _outcome(db_path: Path) -> tuple:
     return rows, games
 
 
+def _first_difference(got: tuple, expected: tuple) -> str:
+    """Where two `_outcome`s part: the first game that differs, with its faults (a
+    difference there is a fault one run had and the other did not)."""
+    for mine, theirs in zip(got[1], expected[1], strict=False):
+        if mine != theirs:
+            return (
+                f"match {mine[0]} rotation {mine[1]} ({mine[2]}): totals {mine[3]} vs "
+                f"{theirs[3]}; faults {mine[5]} vs {theirs[5]}"
+            )
+    return f"the tables differ: {got[0]} vs {expected[0]}"
+
+
 def test_kill_9_at_random_moments_among_hostile_bots_then_resume(tmp_path) -> None:
     """`arena run` is killed with SIGKILL three times, at seeded random moments while
     faulty bots play (timeouts, crashes, garbage, floods, forks); after each kill no

@@ -13,8 +13,6 @@ scheduling, the check, the single writer). Each worker is a process of one threa
 from __future__ import annotations
 
 import contextlib
-import json
-import sqlite3
 import statistics
 import tempfile
 import time
@@ -132,13 +130,15 @@ def _steady(db: Path) -> float:
     """Games per minute from the moment every worker had stored its first match (its
     bots started: a process per entrant and rotation) to the last match: the rate of
     a long league, whose start-up is a small part of it; 0 when too few matches."""
-    with contextlib.closing(sqlite3.connect(db)) as conn:
-        rows = conn.execute("SELECT finished_at, worker, games FROM matches").fetchall()
+    from arena.league.store import match_records, open_existing
+
+    with contextlib.closing(open_existing(db)) as store:
+        rows = match_records(store, 1)
     first: dict[str, float] = {}
-    for finished, worker, _games in rows:
-        first[worker] = min(first.get(worker, finished), finished)
+    for row in rows:
+        first[row["worker"]] = min(first.get(row["worker"], row["finished_at"]), row["finished_at"])
     start = max(first.values(), default=0.0)
-    after = [(finished, games) for finished, _worker, games in rows if finished > start]
+    after = [(r["finished_at"], r["games"]) for r in rows if r["finished_at"] > start]
     if len(after) < 2:
         return 0.0
     minutes = (max(f for f, _ in after) - start) / 60
@@ -161,29 +161,20 @@ def _busy_seconds() -> float:
 
 
 def _check_times(league: Path, db: Path) -> list[float]:
-    """The result check of every stored game again, one game at a time, in ms."""
+    """The result check of every stored match again, in ms per game."""
     import dataclasses
 
     from arena.league.config import load_league
-    from arena.league.records import PlayedGame, PlayedMatch
+    from arena.league.records import PlayedMatch
     from arena.league.result_check import check_played_match
     from arena.league.runner import league_schedule
-    from arena.league.store import open_existing, stored_deal_key
+    from arena.league.store import open_existing, played_games, stored_deal_key
 
     config = load_league(league)
     with contextlib.closing(open_existing(db)) as store:
         config = dataclasses.replace(config, deal_key=stored_deal_key(store, 1))
+        games = played_games(store, 1)
     schedule = {m.index: m for m in league_schedule(config)}
-    with contextlib.closing(sqlite3.connect(db)) as conn:
-        rows = conn.execute(
-            "SELECT m.idx, g.rotation, g.players, g.decisions, g.replay FROM games g"
-            " JOIN matches m ON g.match_id = m.id ORDER BY m.idx, g.rotation"
-        ).fetchall()
-    games: dict[int, list[PlayedGame]] = {}
-    for idx, rotation, players, decisions, replay in rows:
-        games.setdefault(idx, []).append(
-            PlayedGame(rotation, tuple(json.loads(players)), json.loads(replay), decisions)
-        )
     times = []
     for idx, played in games.items():
         match = schedule[idx]

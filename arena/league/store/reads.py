@@ -12,7 +12,7 @@ from typing import Any
 import sqlite_utils
 
 from arena.errors import ConfigError
-from arena.league.records import GameOutcome, MatchOutcome
+from arena.league.records import GameOutcome, MatchOutcome, PlayedGame
 
 
 def stored_match_indexes(db: sqlite_utils.Database, league_id: int) -> set[int]:
@@ -252,8 +252,9 @@ def stored_deal_key(db: sqlite_utils.Database, league_id: int) -> str:
 
 
 def match_records(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any]]:
-    """The league's stored matches in schedule order: idx, entrants (a list), seconds
-    and overload_replays (0 for matches stored before migration 7)."""
+    """The league's stored matches in schedule order: idx, entrants (a list), seconds,
+    games, finished_at, worker (migration 9: who played it) and overload_replays (0 for
+    matches stored before migration 7)."""
     replays = (
         "COALESCE(overload_replays, 0)"
         if "overload_replays" in db["matches"].columns_dict
@@ -262,8 +263,27 @@ def match_records(db: sqlite_utils.Database, league_id: int) -> list[dict[str, A
     return [
         {**row, "entrants": json.loads(row["entrants"])}
         for row in db.query(
-            f"""SELECT idx, entrants, seconds, {replays} AS overload_replays FROM matches
-                WHERE league_id = ? ORDER BY idx""",
+            f"""SELECT idx, entrants, seconds, games, finished_at, worker,
+                       {replays} AS overload_replays
+                FROM matches WHERE league_id = ? ORDER BY idx""",
             [league_id],
         )
     ]
+
+
+def played_games(db: sqlite_utils.Database, league_id: int) -> dict[int, list[PlayedGame]]:
+    """The league's stored games as a worker returned them, by match index and in
+    rotation order: what the result check reads again (`arena bench cluster`)."""
+    out: dict[int, list[PlayedGame]] = {}
+    for row in db.query(
+        "SELECT m.idx, g.rotation, g.players, g.decisions, g.replay FROM games g "
+        "JOIN matches m ON g.match_id = m.id WHERE g.league_id = ? ORDER BY m.idx, g.rotation",
+        [league_id],
+    ):
+        out.setdefault(row["idx"], []).append(
+            PlayedGame(
+                row["rotation"], tuple(json.loads(row["players"])), json.loads(row["replay"]),
+                row["decisions"],
+            )  # fmt: skip
+        )
+    return out
