@@ -47,6 +47,9 @@ class MatchTask:
     # Entrants that started in the main process's pre-flight check: one that cannot
     # start in this worker is the worker's fault (a runtime missing there), not the bot's.
     must_start: frozenset[str] = frozenset()
+    # The worker may be on another machine (a cluster): the bots' logs go to a folder of
+    # its own, and bots start in its cache when the league's folder is not there.
+    elsewhere: bool = False
 
     def archives_needed(self) -> set[str]:
         """The hashes of the archives this match's bots come from."""
@@ -84,7 +87,7 @@ def play_task(task: MatchTask, archives: Mapping[str, bytes] | None = None) -> P
     BotCannotStart when a bot of `must_start` could not be started here."""
     name = worker_name()
     config = _here(task, archives or {})
-    log_dir = task.log_dir if not task.shipped else str(_worker_logs(task.log_dir))
+    log_dir = str(_worker_logs(task.log_dir)) if task.elsewhere else task.log_dir
     played = _run_serially(
         play_scheduled_match, config, task.match, log_dir, task.db_path, task.lifecycle,
         task.live,
@@ -102,7 +105,7 @@ def _here(task: MatchTask, archives: Mapping[str, bytes]) -> LeagueConfig:
     unpacked here, and the league's folder this machine's cache when the main
     machine's is not here (bots start in it; a shipped bot names its files in full)."""
     config = task.config
-    if not task.shipped:
+    if not task.elsewhere:
         return config
     root = cache_root()
     folders = {

@@ -325,6 +325,7 @@ def _play(
                 task = MatchTask(
                     config, match, str(log_dir), str(db_path), lifecycle,
                     live=not executor.ships_bots, shipped=shipped, must_start=must_start,
+                    elsewhere=executor.ships_bots,
                 )  # fmt: skip
                 future = executor.submit(task, shared, place.avoid(match))
                 if future is None:
