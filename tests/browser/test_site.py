@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+from arena.errors import ConfigError
 from arena.league.store import game_replay, league_id_by_name, open_existing, site_reads
 from arena.league.table import league_rows
 from arena.web.report import write_report
@@ -117,7 +118,12 @@ bot = "builtin:random"
 
 
 def _stored(db: Path) -> int:
-    conn = open_existing(db)
+    """Matches stored so far; 0 while the run is still making the database (the file is
+    there a moment before its tables are, and a reader refuses it until they are)."""
+    try:
+        conn = open_existing(db)
+    except ConfigError:
+        return 0
     try:
         return conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
     finally:
