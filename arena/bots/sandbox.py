@@ -473,16 +473,26 @@ def trusted_socket(path: Path, slot: Slot, private: Path) -> Path:
     return target
 
 
-def bot_folder(argv: list[str], cwd: Path | None) -> Path:
-    """The folder a bot's own files live in: that of its first argument naming a file
-    (the script or jar), else that of its program."""
+def first_file_argument(argv: list[str], cwd: Path | None) -> Path | None:
+    """A bot's own script or jar: its first argument naming a file, resolved (None when
+    no argument does)."""
     base = cwd or Path.cwd()
     for arg in argv[1:]:
         if arg.startswith("-"):
             continue
         candidate = Path(arg) if os.path.isabs(arg) else base / arg
         if candidate.is_file():
-            return candidate.resolve().parent
+            return candidate.resolve()
+    return None
+
+
+def bot_folder(argv: list[str], cwd: Path | None) -> Path:
+    """The folder a bot's own files live in: that of its first argument naming a file
+    (the script or jar), else that of its program."""
+    own = first_file_argument(argv, cwd)
+    if own is not None:
+        return own.parent
+    base = cwd or Path.cwd()
     program = Path(argv[0]) if "/" in argv[0] else Path(shutil.which(argv[0]) or argv[0])
     if not program.is_absolute():
         program = base / program
@@ -596,6 +606,7 @@ def _usr_links() -> list[str]:
     return args
 
 
+@functools.cache
 def protocol_file() -> Path | None:
     """The protocol's .proto (`protos/arena/v1/bot.proto` beside the arena package, as
     a checkout or an editable install has it), which a bot that loads the protocol at

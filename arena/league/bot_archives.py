@@ -27,6 +27,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.bots.process import command_argv
+from arena.bots.sandbox import first_file_argument
 from arena.bots.spec import BUILTIN_PREFIX, GRPC_PREFIX
 from arena.errors import ArenaError, ConfigError
 from arena.league.config import LeagueConfig
@@ -78,29 +80,24 @@ def pack_bots(config: LeagueConfig) -> tuple[dict[str, ShippedBot], dict[str, by
 
 
 def _own_files(spec: str, base_dir: Path) -> tuple[Path, list[str], tuple[int, ...]] | None:
-    """The folder of a command's first file argument, and the command's words with
-    every argument naming a path in that folder made relative to it; None for a spec
-    that is not a command or names no file (the words are split as
-    `arena.bots.process.command_argv` splits them, and the same arguments are paths)."""
+    """The folder a command bot is shown in the sandbox (its first file argument's,
+    `arena.bots.sandbox.first_file_argument`), and the command's words with every
+    argument naming a path in that folder made relative to it; None for a spec that
+    is not a command or names no file of its own. The paths are the arguments that
+    `arena.bots.process.command_argv` resolves, and those given whole."""
     if spec.startswith((BUILTIN_PREFIX, GRPC_PREFIX)):
         return None
-    words = shlex.split(spec)
-    python = os.path.basename(words[0]).startswith("python")
-    paths: dict[int, Path] = {}
-    for i, word in enumerate(words[1:], start=1):
-        if word.startswith("-") or (python and words[i - 1] == "-m"):
-            continue
-        candidate = Path(word) if os.path.isabs(word) else base_dir / word
-        if candidate.exists():
-            paths[i] = candidate.resolve()
-    first_file = next((p for p in paths.values() if p.is_file()), None)
-    if first_file is None:
+    argv = command_argv(spec, base_dir)
+    own = first_file_argument(argv, base_dir)
+    if own is None:
         return None
-    folder = first_file.parent
+    folder = own.parent
+    words = shlex.split(spec)  # argv word for word, but for `python` and the paths
     relative = []
-    for i, path in paths.items():
-        if path.is_relative_to(folder):
-            words[i] = str(path.relative_to(folder))
+    for i, arg in enumerate(argv[1:], start=1):
+        path = Path(arg)
+        if path.is_absolute() and path.exists() and path.resolve().is_relative_to(folder):
+            words[i] = str(path.resolve().relative_to(folder))
             relative.append(i)
     return folder, words, tuple(relative)
 
