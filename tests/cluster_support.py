@@ -118,12 +118,13 @@ def dask_processes(folder: Path) -> Iterator[DaskProcesses]:
         yield started
     finally:
         started.close()
-        _no_process_below(folder.parent)
+        no_process_below(folder.parent)
 
 
-def _no_process_below(folder: Path) -> None:
+def no_process_below(folder: Path) -> None:
     """Fail when a process started from `folder` (a bot of a worker, a worker) is left
-    once its scheduler and workers were ended (waiting a little for sandboxes to end)."""
+    once its scheduler and workers were ended (waiting a little for sandboxes to end),
+    saying what each one's parent is doing."""
     from tests.bot_processes import live_processes
 
     for _ in range(100):
@@ -131,7 +132,30 @@ def _no_process_below(folder: Path) -> None:
         if not left:
             return
         time.sleep(0.1)
-    raise AssertionError(f"processes left: {[p.describe() for p in left]}")
+    raise AssertionError(
+        f"processes left: {[(p.describe()[:60], _state(p.ppid)) for p in left]}"
+    )
+
+
+def _state(pid: int) -> str:
+    """A process's state and what its threads wait in (a frozen bot: `__refrigerator`)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text().splitlines()
+        tasks = os.listdir(f"/proc/{pid}/task")
+        wchans = [Path(f"/proc/{pid}/task/{t}/wchan").read_text() for t in tasks]
+        return f"{status[0]} {status[2]} threads {len(tasks)} {wchans}"
+    except OSError:
+        return "gone"
+
+
+def played_locally(league: Path, folder: Path) -> Path:
+    """The database of `league` played by one worker process here, as `--workers 1`
+    plays it: what a cluster run must store too."""
+    from arena.league.runner import run_league
+
+    db = folder / "local.db"
+    run_league(league, db, workers=1)
+    return db
 
 
 def stored_games(db: Path) -> list[tuple]:

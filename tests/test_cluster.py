@@ -13,7 +13,6 @@ import shutil
 import signal
 import stat
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -25,6 +24,8 @@ from tests.cluster_support import (
     dask_missing,
     dask_processes,
     match_workers,
+    no_process_below,
+    played_locally,
     stored_games,
     stored_ratings,
 )
@@ -84,29 +85,7 @@ def local_cluster(tmp_path: Path):
         yield cluster
     finally:
         cluster.close()
-    _no_process_below(tmp_path)
-
-
-def _no_process_below(folder: Path) -> None:
-    """Fail when a process started from `folder` outlives its workers (waiting a little:
-    a bot's sandbox ends just after its worker)."""
-    for _ in range(100):
-        left = [p for p in live_processes() if str(folder).encode() in p.cmdline]
-        if not left:
-            return
-        time.sleep(0.1)
-    def state(pid: int) -> str:
-        try:
-            status = Path(f"/proc/{pid}/status").read_text().splitlines()
-            tasks = os.listdir(f"/proc/{pid}/task")
-            wchans = [Path(f"/proc/{pid}/task/{t}/wchan").read_text() for t in tasks]
-            return f"{status[0]} {status[2]} threads {len(tasks)} {wchans}"
-        except OSError:
-            return "gone"
-
-    raise AssertionError(
-        f"processes left: {[(p.describe()[:60], state(p.ppid)) for p in left]}"
-    )
+    no_process_below(tmp_path)
 
 
 MIXED = [
@@ -136,8 +115,7 @@ def test_a_cluster_run_stores_what_a_local_run_stores(
     assert len(match_workers(cluster_db)) >= 2
     summary = run_league(league, cluster_db, cluster=local_cluster.scheduler_address)
     assert summary.already_stored >= 2 and summary.already_stored + summary.played == 5
-    local_db = tmp_path / "local.db"
-    run_league(league, local_db, workers=1)
+    local_db = played_locally(league, tmp_path)
 
     assert stored_games(cluster_db) == stored_games(local_db)
     assert stored_ratings(cluster_db) == stored_ratings(local_db)
@@ -193,8 +171,7 @@ def test_a_worker_killed_mid_league_loses_and_duplicates_nothing(
     assert not orphans, [p.describe() for p in orphans]
     assert killed, "no worker was busy when the first match was stored"
     assert summary.played == 5 and sorted(match_workers(db)) == [0, 1, 2, 3, 4]
-    local_db = tmp_path / "local.db"
-    run_league(league, local_db, workers=1)
+    local_db = played_locally(league, tmp_path)
     assert stored_games(db) == stored_games(local_db)
     assert stored_ratings(db) == stored_ratings(local_db)
 
@@ -254,8 +231,7 @@ def test_a_bot_missing_on_one_worker_is_played_elsewhere(
     said = [n for n in notices if "cannot start 'needs-runtime'" in n]
     assert said and "no such program" in said[0], notices
     assert all(names[w] == "with-runtime" for w in match_workers(db).values())
-    local_db = tmp_path / "local.db"
-    run_league(league, local_db, workers=1)
+    local_db = played_locally(league, tmp_path)
     assert stored_games(db) == stored_games(local_db)
     assert stored_ratings(db) == stored_ratings(local_db)
 
@@ -283,8 +259,7 @@ def test_a_forged_result_is_refused_and_played_again_elsewhere(
     assert refused and f"from worker {forger}" in refused[0], notices
     assert "totals" in refused[0] and "not the engine's" in refused[0]
     assert set(match_workers(db).values()) == {honest}
-    local_db = tmp_path / "local.db"
-    run_league(league, local_db, workers=1)
+    local_db = played_locally(league, tmp_path)
     assert stored_games(db) == stored_games(local_db)
 
 

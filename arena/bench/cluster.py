@@ -13,6 +13,7 @@ scheduling, the check, the single writer). Each worker is a process of one threa
 from __future__ import annotations
 
 import contextlib
+import os
 import statistics
 import tempfile
 import time
@@ -77,22 +78,14 @@ def bench_cluster(
     return runs
 
 
-@contextlib.contextmanager
-def _bot_cache(folder: Path):  # noqa: ANN202 (a context manager)
-    """Each run unpacks the bots into a cache folder of its own (as a new cluster would)."""
-    import os
+def _bot_cache(folder: Path) -> contextlib.AbstractContextManager:
+    """Each run unpacks the bots into a cache folder of its own (as a new cluster would):
+    the workers, started after it, inherit the variable."""
+    from unittest import mock
 
     from arena.league.bot_archives import CACHE_VARIABLE
 
-    before = os.environ.get(CACHE_VARIABLE)
-    os.environ[CACHE_VARIABLE] = str(folder / "bot-cache")
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop(CACHE_VARIABLE, None)
-        else:
-            os.environ[CACHE_VARIABLE] = before
+    return mock.patch.dict(os.environ, {CACHE_VARIABLE: str(folder / "bot-cache")})
 
 
 def _league(folder: Path, matches: int, wait_ms: float, kingdoms: int) -> Path:
@@ -149,8 +142,6 @@ def _busy_seconds() -> float:
     """CPU seconds the whole machine has spent busy (not idle nor waiting for I/O)
     since it booted, from /proc/stat: what every process of the run used, bots and
     workers included. 0 where there is no /proc/stat."""
-    import os
-
     try:
         with open("/proc/stat") as f:
             fields = [int(v) for v in f.readline().split()[1:]]
@@ -189,8 +180,6 @@ def lines(runs: list[ClusterRun], wait_ms: float) -> list[str]:
     """The figures: per cluster size, games per minute and the speed-up over the first
     size (one worker); then the result check per game against a game's time there."""
     base = runs[0]
-    import os
-
     out = [f"one league of 4 bots waiting {wait_ms:g} ms a decision, on a LocalCluster of "
            "process workers (one thread each), bots shipped as an archive, on a machine "
            f"of {os.cpu_count()} cores:"]  # fmt: skip

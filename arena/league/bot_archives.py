@@ -140,33 +140,41 @@ def _files(folder: Path) -> list[Path]:
 
 
 class ArchiveError(ArenaError):
-    """An archive a worker was sent that is not the one its hash names."""
+    """An archive a worker was sent that is not the one its hash names, or a worker's
+    folder for archives or logs that another user could write to."""
 
 
-def cache_root() -> Path:
-    """This machine's folder of unpacked bots (ARENA_BOT_CACHE, or one in the temporary
-    folder): the user's own, writable by nobody else, and searchable by all, since a
-    bot may run as a user of its own (docs/sandbox.md)."""
-    root = Path(
-        os.environ.get(CACHE_VARIABLE)
-        or Path(tempfile.gettempdir()) / f"trix-arena-bots-{os.getuid()}"
-    )
+def worker_folder(variable: str, kind: str) -> Path:
+    """A folder of this machine's for what a cluster worker keeps (`variable` names
+    it, else one in the temporary folder named by `kind` and the user): the user's own,
+    writable by nobody else, and searchable by all, since a bot may run as a user of
+    its own (docs/sandbox.md)."""
+    default = Path(tempfile.gettempdir()) / f"trix-arena-{kind}-{os.getuid()}"
+    root = Path(os.environ.get(variable) or default)
     root.mkdir(mode=0o755, parents=True, exist_ok=True)
     info = root.lstat()
     if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
         raise ArchiveError(
             f"{root} is not a folder of this user's that only it may write: remove it, or "
-            f"set {CACHE_VARIABLE} to a folder of its own"
+            f"set {variable} to a folder of its own"
         )
     os.chmod(root, 0o755)
     return root
 
 
+def cache_root() -> Path:
+    """This machine's folder of unpacked bots (ARENA_BOT_CACHE, or one in the temporary
+    folder)."""
+    return worker_folder(CACHE_VARIABLE, "bots")
+
+
 def unpacked(digest: str, data: bytes, root: Path | None = None) -> Path:
     """The folder holding archive `digest`, unpacked read-only below `root` (the cache)
     the first time it is wanted; ArchiveError when `data` is not that archive."""
-    root = root or cache_root()
-    root.mkdir(mode=0o755, parents=True, exist_ok=True)
+    if root is None:
+        root = cache_root()
+    else:
+        root.mkdir(mode=0o755, parents=True, exist_ok=True)
     folder = root / digest
     if folder.is_dir():
         return folder

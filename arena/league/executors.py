@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import contextlib
 import os
+import socket
 from collections.abc import Collection, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 from typing import Any, Protocol
 
 from arena.errors import ConfigError
-from arena.league.match_task import MatchTask, play_task, worker_name
+from arena.league.match_task import MatchTask, play_task
 from arena.league.worker import worker_init
 
 INSTALL_HINT = "pip install 'trix-arena[cluster]'"
@@ -51,6 +53,10 @@ class MatchExecutor(Protocol):
     def stranded(self, futures: list[Future]) -> list[Future]:
         """Those of `futures` that wait for workers that are all gone."""
 
+    def lost_worker(self, error: Exception) -> tuple[str, str] | None:
+        """When `error`, raised by a future, means its worker died playing the match:
+        what happened ("... match N" follows it) and a hint; None for any other error."""
+
     def stop(self) -> None:
         """Stop the matches being played now, at once (Ctrl-C, a fatal error)."""
 
@@ -67,7 +73,7 @@ class LocalExecutor:
 
     def __init__(self, workers: int) -> None:
         self._workers = workers
-        self._name = worker_name().rsplit(" pid ", 1)[0]
+        self._name = socket.gethostname()
         self._pool = ProcessPoolExecutor(
             max_workers=workers,
             mp_context=get_context("spawn"),
@@ -93,6 +99,14 @@ class LocalExecutor:
 
     def stranded(self, futures: list[Future]) -> list[Future]:
         return []  # any worker here plays any match
+
+    def lost_worker(self, error: Exception) -> tuple[str, str] | None:
+        if isinstance(error, BrokenProcessPool):
+            return (
+                "a worker process died while playing",
+                "a worker killed by the kernel, e.g. out of memory, dies this way",
+            )
+        return None
 
     def stop(self) -> None:
         """SIGTERM every worker: each ends its bots on the way out."""
@@ -177,6 +191,17 @@ class ClusterExecutor:
             del self._allowed[future]
         now = set(self.workers())
         return [f for f in futures if f in self._allowed and not now & set(self._allowed[f])]
+
+    def lost_worker(self, error: Exception) -> tuple[str, str] | None:
+        from distributed import KilledWorker
+        from distributed.comm import CommClosedError
+
+        if isinstance(error, KilledWorker | CommClosedError):
+            return (
+                f"{self.where} could not play",
+                "Dask gives a match up after it took several workers down with it",
+            )
+        return None
 
     def stop(self) -> None:
         """Cancel every match not yet played (one a worker is playing runs to its end

@@ -15,7 +15,6 @@ import dataclasses
 import os
 import socket
 import sys
-import tempfile
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -23,7 +22,7 @@ from pathlib import Path
 
 from arena.bots.cgroups import sweep_stale
 from arena.errors import ArenaError
-from arena.league.bot_archives import ShippedBot, cache_root, unpacked
+from arena.league.bot_archives import ShippedBot, cache_root, unpacked, worker_folder
 from arena.league.config import LeagueConfig
 from arena.league.records import PlayedMatch
 from arena.league.schedule import ScheduledMatch
@@ -42,13 +41,13 @@ class MatchTask:
     log_dir: str  # the run's log folder on the main machine
     db_path: str = ""  # the league's database, hidden from bots (and the live file's)
     lifecycle: str = "league"
-    live: bool = True  # write the live file beside the database (a worker on this machine)
     shipped: Mapping[str, ShippedBot] = field(default_factory=dict)  # by entrant
     # Entrants that started in the main process's pre-flight check: one that cannot
     # start in this worker is the worker's fault (a runtime missing there), not the bot's.
     must_start: frozenset[str] = frozenset()
     # The worker may be on another machine (a cluster): the bots' logs go to a folder of
-    # its own, and bots start in its cache when the league's folder is not there.
+    # its own, bots start in its cache when the league's folder is not there, and no
+    # live file is written (it belongs beside the database, on the main machine).
     elsewhere: bool = False
 
     def archives_needed(self) -> set[str]:
@@ -90,7 +89,7 @@ def play_task(task: MatchTask, archives: Mapping[str, bytes] | None = None) -> P
     log_dir = str(_worker_logs(task.log_dir)) if task.elsewhere else task.log_dir
     played = _run_serially(
         play_scheduled_match, config, task.match, log_dir, task.db_path, task.lifecycle,
-        task.live,
+        not task.elsewhere,
     )
     for game in played.games:
         for fault in game.replay["faults"]:
@@ -126,10 +125,8 @@ def _here(task: MatchTask, archives: Mapping[str, bytes]) -> LeagueConfig:
 def _worker_logs(main_log_dir: str) -> Path:
     """A cluster worker's folder for the run's bot logs: the run's folder name, below
     ARENA_WORKER_LOGS (or the temporary folder), since the main machine's is not here."""
-    default = Path(tempfile.gettempdir()) / f"trix-arena-logs-{os.getuid()}"
-    base = Path(os.environ.get(LOG_VARIABLE) or default)
     main = Path(main_log_dir)
-    return base / main.parent.name / main.name
+    return worker_folder(LOG_VARIABLE, "logs") / main.parent.name / main.name
 
 
 _match_thread: concurrent.futures.ThreadPoolExecutor | None = None

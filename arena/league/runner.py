@@ -16,7 +16,6 @@ import shlex
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -273,8 +272,8 @@ class _Placement:
 
 @dataclass
 class _LeagueRun:
-    """What the run loop reads and moves on: the league, its database, what is stored,
-    the summary it reports and the ratings of the stored prefix."""
+    """What the run loop starts from: the league, its database, what is stored, the
+    summary it fills in, and the ratings of the stored prefix."""
 
     config: LeagueConfig
     db: Any  # the league's open database (sqlite_utils.Database)
@@ -320,12 +319,12 @@ def _play(
     waiting: list[str] = []  # what was said while no match came back, said once
     try:
         while queue or in_flight:
-            while queue and len(in_flight) < executor.slots() and not summary.stopped_early:
+            slots = executor.slots()  # a cluster's workers may come and go between rounds
+            while queue and len(in_flight) < slots and not summary.stopped_early:
                 match = queue.pop(0)
                 task = MatchTask(
                     config, match, str(log_dir), str(db_path), lifecycle,
-                    live=not executor.ships_bots, shipped=shipped, must_start=must_start,
-                    elsewhere=executor.ships_bots,
+                    shipped=shipped, must_start=must_start, elsewhere=executor.ships_bots,
                 )  # fmt: skip
                 future = executor.submit(task, shared, place.avoid(match))
                 if future is None:
@@ -454,18 +453,16 @@ def _returned(
         return future.result()
     except BotCannotStart as err:
         return err
-    except BrokenProcessPool as err:
-        reason = f"a worker process died while playing match {match.index} ({err})"
-        hint = "a worker killed by the kernel, e.g. out of memory, dies this way"
-    except Exception as err:  # noqa: BLE001 (Dask's KilledWorker, a lost connection)
-        if type(err).__name__ not in ("KilledWorker", "CommClosedError", "FutureCancelledError"):
+    except Exception as err:  # noqa: BLE001 (each executor knows its own)
+        lost = executor.lost_worker(err)
+        if lost is None:
             raise
-        reason = f"match {match.index} could not be played on {executor.where} ({err})"
-        hint = "Dask gives a match up after it took several workers down with it"
-    raise WorkerDied(
-        f"{reason}; of league {config.name!r}, the {len(stored) + summary.played} matches "
-        f"stored so far are kept: run the league again to resume it ({hint})"
-    ) from None
+        what, hint = lost
+        raise WorkerDied(
+            f"{what} match {match.index} ({err}); of league {config.name!r}, the "
+            f"{len(stored) + summary.played} matches stored so far are kept: run the league "
+            f"again to resume it ({hint})"
+        ) from None
 
 
 def _unplaced(match: ScheduledMatch, place: _Placement) -> str:
