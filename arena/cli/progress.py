@@ -49,7 +49,7 @@ class LeagueProgress:
         name, rating = info["leader"]
         leader = f"leader {text_safe(name)} ({rating:.1f})"
         workers = info.get("workers") or {}
-        if len(workers) > 1:  # a cluster's: how many matches each worker played
+        if len(workers) > 1:  # the workers that have played so far (a cluster's, or processes here)
             rate += f" on {len(workers)} workers"
         if self._progress is not None:
             self._progress.update(
