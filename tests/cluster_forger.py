@@ -4,13 +4,13 @@ back with seat 0's total of the first game raised by 100 and its rank made first
 
 Dask loads a preload module into the worker before it runs a task, and a task's
 function is found by name when the task arrives, so replacing
-`arena.league.match_task.play_task` here changes what this worker alone returns."""
+`arena.league.workers.match_task.play_task` here changes what this worker alone returns."""
 
 from __future__ import annotations
 
 import dataclasses
 
-import arena.league.match_task as match_task
+import arena.league.workers.match_task as match_task
 
 _honest = match_task.play_task
 

@@ -151,7 +151,7 @@ def _state(pid: int) -> str:
 def played_locally(league: Path, folder: Path) -> Path:
     """The database of `league` played by one worker process here, as `--workers 1`
     plays it: what a cluster run must store too."""
-    from arena.league.runner import run_league
+    from arena.league.running.runner import run_league
 
     db = folder / "local.db"
     run_league(league, db, workers=1)

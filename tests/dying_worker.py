@@ -7,7 +7,7 @@ import os
 import signal
 from typing import Any
 
-from arena.league.match_task import play_task
+from arena.league.workers.match_task import play_task
 
 
 def play_or_die(task: Any, archives: Any = None) -> Any:

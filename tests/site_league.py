@@ -9,9 +9,9 @@ import random
 from pathlib import Path
 
 from arena.games import get_game
-from arena.league.live import LiveMatch
-from arena.league.runner import run_league
+from arena.league.running.runner import run_league
 from arena.league.store import league_id_by_name, mark_in_flight, open_db
+from arena.league.workers.live import LiveMatch
 from arena.play.deal_keys import game_seed
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"

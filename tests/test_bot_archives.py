@@ -1,4 +1,4 @@
-"""Bots shipped to cluster workers (arena/league/bot_archives.py): a folder packs to the
+"""Bots shipped to cluster workers (arena/league/workers/bot_archives.py): a folder packs to the
 same bytes every time, its hash names it, a worker unpacks it once, read-only, and
 refuses an archive that is not the one its hash names or that reaches outside itself;
 and the `[cluster]` table and `--cluster` are checked like every other input."""
@@ -18,8 +18,8 @@ from typer.testing import CliRunner
 from arena.cli import app
 from arena.cli.progress import LeagueProgress
 from arena.errors import ConfigError
-from arena.league.bot_archives import ArchiveError, pack_bots, pack_folder, unpacked
-from arena.league.config import cluster_address_problem, load_league
+from arena.league.definition.config import cluster_address_problem, load_league
+from arena.league.workers.bot_archives import ArchiveError, pack_bots, pack_folder, unpacked
 
 
 def _folder(root: Path) -> Path:

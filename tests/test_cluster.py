@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from arena.errors import ConfigError
-from arena.league.runner import NoWorkerLeft, run_league
+from arena.league.running.runner import NoWorkerLeft, run_league
 from tests.bot_processes import live_processes
 from tests.cluster_support import (
     dask_missing,
@@ -280,7 +280,7 @@ def test_a_cluster_of_forgers_only_stores_nothing_and_says_why(
 
 def test_cluster_errors_say_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     league = _league(tmp_path, [(f"b{i}", "builtin:random") for i in range(4)])
-    import arena.league.executors as executors
+    import arena.league.workers.executors as executors
 
     monkeypatch.setattr(executors, "CONNECT_SECONDS", 1.0)
     with pytest.raises(ConfigError, match=r"no Dask scheduler answers there.*dask scheduler"):

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 import arena.league.store.schema as schema
 from arena.cli import app
-from arena.league.runner import run_league
+from arena.league.running.runner import run_league
 from tests.test_cli import builtin_league
 
 runner = CliRunner()

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from arena.cards import codes_of
 from arena.cli import app
 from arena.games import trianon, trix
-from arena.league.config import LEAGUE_KEYS, LIMIT_KEYS, RATING_KEYS, load_league
+from arena.league.definition.config import LEAGUE_KEYS, LIMIT_KEYS, RATING_KEYS, load_league
 from tests.doc_examples import examples
 
 ROOT = Path(__file__).resolve().parent.parent

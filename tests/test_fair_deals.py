@@ -21,7 +21,7 @@ from arena.bots.builtin import make_builtin
 from arena.bots.rotation_pool import RotationPool, Seat
 from arena.cli import app
 from arena.errors import ConfigError
-from arena.league.runner import run_league
+from arena.league.running.runner import run_league
 from arena.play.deal_keys import deal_key_problem, game_seed, new_deal_key
 
 ROOT = Path(__file__).resolve().parent.parent

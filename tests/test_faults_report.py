@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.league.runner import run_league
+from arena.league.running.runner import run_league
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTED = ROOT / "tests" / "bots" / "scripted_bot.py"

@@ -27,6 +27,16 @@ LAYERS: list[tuple[str, ...]] = [
 LAYER_OF = {name: level for level, names in enumerate(LAYERS) for name in names}
 GENERATED = PACKAGE / "wire" / "v1"
 
+LEAGUE_PARTS = [
+    "definition",  # the league file, the schedule, the records, the demo league
+    "store",  # the SQLite database: the only SQL
+    "standings",  # ratings, margins, separation, the crosstable
+    "workers",  # what plays a match: tasks, worker processes, executors, archives
+    "running",  # the run loop and its match sources, pre-flight, result check, lock
+    "reports",  # what the read-only commands print
+]
+"""The league layer's own floors, bottom to top: each uses only those below it."""
+
 
 def _modules() -> list[Path]:
     return [p for p in PACKAGE.rglob("*.py") if GENERATED not in p.parents]
@@ -48,6 +58,8 @@ def _imported(path: Path) -> set[str]:
             names.add(node.module)
             if node.module == "arena":  # `from arena import cards`; not `__version__`
                 names |= {f"arena.{a.name}" for a in node.names if a.name in LAYER_OF}
+            if node.module == "arena.league":  # `from arena.league import store`
+                names |= {f"arena.league.{a.name}" for a in node.names}
     return {n for n in names if n.startswith("arena.")}
 
 
@@ -67,6 +79,24 @@ def test_no_module_imports_a_layer_above_its_own() -> None:
             target = name.split(".")[1]
             if LAYER_OF[target] > own:
                 upward.append(f"{path.relative_to(PACKAGE.parent)} imports {name}")
+    assert upward == [], "\n".join(sorted(upward))
+
+
+def test_no_league_module_imports_a_part_of_the_league_above_its_own() -> None:
+    league = PACKAGE / "league"
+    parts = {p.name for p in league.iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert parts == set(LEAGUE_PARTS), "place the folder in LEAGUE_PARTS and architecture.md"
+    assert [p.name for p in league.glob("*.py")] == ["__init__.py"]
+    upward = []
+    for path in league.rglob("*.py"):
+        if path.parent == league:
+            continue
+        own = LEAGUE_PARTS.index(path.relative_to(league).parts[0])
+        for name in _imported(path):
+            if name.startswith("arena.league.") and name.count(".") >= 2:
+                target = name.split(".")[2]
+                if target in LEAGUE_PARTS and LEAGUE_PARTS.index(target) > own:
+                    upward.append(f"{path.relative_to(PACKAGE.parent)} imports {name}")
     assert upward == [], "\n".join(sorted(upward))
 
 

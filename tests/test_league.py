@@ -16,11 +16,11 @@ from typer.testing import CliRunner
 
 from arena.cli import app
 from arena.errors import ConfigError
-from arena.league.config import load_league
-from arena.league.ratings import GameOutcome, MatchOutcome, Rater, ranking, rate_prefix
-from arena.league.runner import league_schedule, run_league
+from arena.league.definition.config import load_league
+from arena.league.reports.table import league_rows, render
+from arena.league.running.runner import league_schedule, run_league
+from arena.league.standings.ratings import GameOutcome, MatchOutcome, Rater, ranking, rate_prefix
 from arena.league.store import MIGRATIONS, open_db
-from arena.league.table import league_rows, render
 from tests.bot_processes import bot_processes, live_processes, marked_processes
 from tests.independent.trix_checker import check_replay
 
@@ -455,7 +455,7 @@ def test_ratings_follow_schedule_order_not_finish_order() -> None:
         totals = {e: (100 if e == winner else 0) for e in entrants}
         return MatchOutcome(idx, entrants, [GameOutcome(-1, totals, dict.fromkeys(entrants, 0))])
 
-    from arena.league.config import Ratings
+    from arena.league.definition.config import Ratings
 
     outcomes = {0: outcome(0, "a"), 1: outcome(1, "b"), 2: outcome(2, "c")}
     first = Rater(Ratings(), "abcd", "match", 1)
@@ -484,7 +484,7 @@ def test_ranking_ties_and_forfeits() -> None:
 
 
 def test_a_forfeit_is_rated_as_last_place() -> None:
-    from arena.league.config import Ratings
+    from arena.league.definition.config import Ratings
 
     entrants = ["a", "b", "c", "d"]
     totals = {"a": 500, "b": 0, "c": 0, "d": 0}
@@ -580,7 +580,7 @@ def test_ctrl_c_stops_cleanly_and_ends_every_bot(tmp_path) -> None:
 
 
 def test_until_separated_stops_scheduling_when_the_ranking_settles(tmp_path, monkeypatch):
-    import arena.league.runner as runner
+    import arena.league.running.runner as runner
 
     calls = []
 

@@ -24,7 +24,13 @@ from hypothesis import strategies as st
 
 from arena.errors import ConfigError
 from arena.games import GAMES, get_game
-from arena.league.config import LEAGUE_KEYS, LIMIT_KEYS, RATING_KEYS, LeagueConfig, load_league
+from arena.league.definition.config import (
+    LEAGUE_KEYS,
+    LIMIT_KEYS,
+    RATING_KEYS,
+    LeagueConfig,
+    load_league,
+)
 
 RULES = {  # each game's rule options, from the engine itself
     name: tuple(get_game(name).options_dict(get_game(name).parse_options({}))) for name in GAMES

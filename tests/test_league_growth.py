@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from arena.errors import ConfigError
-from arena.league.config import Ratings
-from arena.league.ratings import Rater, rate_prefix
-from arena.league.runner import run_league
+from arena.league.definition.config import Ratings
+from arena.league.reports.table import league_rows
+from arena.league.running.runner import run_league
+from arena.league.standings.ratings import Rater, rate_prefix
 from arena.league.store import load_outcomes, open_existing
-from arena.league.table import league_rows
 
 
 def _league(folder: Path, entrants: list[str], league: str, name: str = "grow") -> Path:

@@ -27,7 +27,7 @@ from arena.bots import sandbox
 from arena.cli import app
 from arena.errors import ConfigError
 from arena.games import get_game
-from arena.league.config import (
+from arena.league.definition.config import (
     LEAGUE_KEYS,
     LIMIT_KEYS,
     RATING_KEYS,
@@ -36,8 +36,8 @@ from arena.league.config import (
     Ratings,
     load_league,
 )
-from arena.league.ratings import Rater
-from arena.league.records import GameOutcome, MatchOutcome
+from arena.league.definition.records import GameOutcome, MatchOutcome
+from arena.league.standings.ratings import Rater
 from arena.league.store import ensure_league, open_db
 
 TABLE = Path(__file__).resolve().parent / "data" / "league_inputs.toml"

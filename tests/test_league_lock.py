@@ -16,7 +16,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.league.lock import league_lock, lock_path
+from arena.league.running.lock import league_lock, lock_path
 from tests.test_cli import builtin_league
 
 runner = CliRunner()

@@ -1,4 +1,4 @@
-"""The live file of a match in flight (arena/league/live.py): what the web pages read
+"""The live file of a match in flight (arena/league/workers/live.py): what the web pages read
 while a worker plays, holding every hand, so the organiser's alone."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import time
 import types
 
 from arena.games import get_game
-from arena.league import live as live_module
-from arena.league.live import LiveMatch, live_folder, read_live
-from arena.league.worker import _private_paths
+from arena.league.workers import live as live_module
+from arena.league.workers.live import LiveMatch, live_folder, read_live
+from arena.league.workers.worker import _private_paths
 
 
 def _live(tmp_path) -> tuple[LiveMatch, object]:

@@ -9,8 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.league.runner import run_league
-from arena.league.stats import mean_interval
+from arena.league.running.runner import run_league
+from arena.league.standings.stats import mean_interval
 
 LEAGUE = """
 [league]
@@ -107,8 +107,8 @@ def test_compare_names_the_entrants_when_one_is_unknown(db_path) -> None:
 def test_table_ratings_are_the_stored_ones_and_equal_a_recomputation(db_path, tmp_path) -> None:
     import shutil
 
+    from arena.league.reports.table import league_rows
     from arena.league.store import open_db
-    from arena.league.table import league_rows
 
     copy = tmp_path / "copy.db"
     shutil.copy(db_path, copy)

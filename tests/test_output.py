@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from arena.errors import ConfigError
-from arena.league.config import ENTRANT_NAME_LIMIT, load_league
-from arena.league.formats import TableFormat
-from arena.league.runner import run_league
-from arena.league.table import render
+from arena.league.definition.config import ENTRANT_NAME_LIMIT, load_league
+from arena.league.reports.formats import TableFormat
+from arena.league.reports.table import render
+from arena.league.running.runner import run_league
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -360,7 +360,7 @@ def test_a_hostile_league_name_cannot_break_the_lines_above_a_table(mixed) -> No
 
 def _stop_after(monkeypatch: pytest.MonkeyPatch, matches: int) -> None:
     """Make --until-separated stop the run once `matches` matches are rated."""
-    import arena.league.runner as runner
+    import arena.league.running.runner as runner
 
     monkeypatch.setattr(
         runner, "stop_check", lambda rated, rater, rule: ("x",) if len(rated) >= matches else None

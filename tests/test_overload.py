@@ -97,7 +97,7 @@ def test_one_entrants_processes_share_one_cpu_quota(tmp_path) -> None:
 def test_a_timeout_the_machine_caused_is_not_charged_to_the_bot() -> None:
     """After its replays, a match is stored with its overload faults: they are kept (the
     replay, `arena faults`) but count neither in the table nor for forfeit_faults."""
-    from arena.league.records import PlayedGame
+    from arena.league.definition.records import PlayedGame
 
     replay = {
         "totals": [1, 2, 3, 4],

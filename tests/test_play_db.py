@@ -9,8 +9,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.league import play_db, store
-from arena.league.play_db import PLAY_SCHEDULE
+from arena.league import store
+from arena.league.running import play_db
+from arena.league.running.play_db import PLAY_SCHEDULE
 from arena.play.deal_keys import game_seed
 
 runner = CliRunner()

@@ -22,8 +22,8 @@ from typer.testing import CliRunner
 
 from arena.cli import app
 from arena.errors import ConfigError
-from arena.league.config import load_league
-from arena.league.preflight import check_entrants
+from arena.league.definition.config import load_league
+from arena.league.running.preflight import check_entrants
 from tests.bot_processes import marked_processes
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -227,7 +227,7 @@ bot = "python bots/mine.py"
 def test_a_resumed_league_checks_its_entrants_again(tmp_path, monkeypatch) -> None:
     """One match stored (the run stopped by a stopping rule that settles at once), then
     the bot breaks: the resumed run refuses before playing, naming it."""
-    import arena.league.runner as runner_module
+    import arena.league.running.runner as runner_module
 
     tmp_path.chmod(0o755)
     (tmp_path / "bots").mkdir(mode=0o755)

@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.bench.rating import games_needed, margin_orders
-from arena.league.config import Ratings
-from arena.league.ratings import GameOutcome, MatchOutcome, Rater, rating_updates
-from arena.league.separation import StopRule, place_order, stop_check
-from arena.league.stats import (
+from arena.league.definition.config import Ratings
+from arena.league.standings.ratings import GameOutcome, MatchOutcome, Rater, rating_updates
+from arena.league.standings.separation import StopRule, place_order, stop_check
+from arena.league.standings.stats import (
     head_to_head,
     match_margins,
     mean_interval,

@@ -1,4 +1,4 @@
-"""The main process's check of a returned match (arena/league/result_check.py): a
+"""The main process's check of a returned match (arena/league/running/result_check.py): a
 match played honestly passes; one whose deals, events, scores, totals, ranks, seating,
 seed or faults were changed is refused, saying what differs."""
 
@@ -13,12 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.league.config import LeagueConfig, load_league
-from arena.league.records import PlayedMatch
-from arena.league.result_check import ForgedResult, check_played_match
-from arena.league.runner import league_schedule
-from arena.league.schedule import ScheduledMatch
-from arena.league.worker import play_scheduled_match
+from arena.league.definition.config import LeagueConfig, load_league
+from arena.league.definition.records import PlayedMatch
+from arena.league.definition.schedule import ScheduledMatch
+from arena.league.running.result_check import ForgedResult, check_played_match
+from arena.league.running.runner import league_schedule
+from arena.league.workers.worker import play_scheduled_match
 
 DEAL_KEY = "00112233445566778899aabbccddeeff"
 

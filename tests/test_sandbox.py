@@ -15,7 +15,7 @@ import pytest
 
 import arena.bots.cgroups as cgroups
 import arena.bots.sandbox as sandbox_module
-import arena.league.runner as runner
+import arena.league.running.runner as runner
 from arena.bots.process import BotProcess, command_argv
 from arena.bots.sandbox import (
     SLOT_UID_BASE,
@@ -28,7 +28,7 @@ from arena.bots.sandbox import (
     wrap,
 )
 from arena.errors import ConfigError
-from arena.league.config import load_league
+from arena.league.definition.config import load_league
 from tests.bot_processes import bot_processes, bot_processes_left
 
 REPO = Path(__file__).parent.parent

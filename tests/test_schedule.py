@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.league.schedule import (
+from arena.league.definition.schedule import (
     SCHEDULES,
     ScheduledMatch,
     build_schedule,
@@ -152,7 +152,7 @@ def test_balanced_does_not_always_seat_the_same_way() -> None:
 
 SCRIPT = """
 import json, sys
-from arena.league.schedule import build_schedule
+from arena.league.definition.schedule import build_schedule
 league = [f"e{i}" for i in range(9)]
 out = [
     [m.entrants for m in build_schedule(league, 4, "balanced", "h", matches=25)],

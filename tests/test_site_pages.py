@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 
 from arena.cli import app
 from arena.games import get_game
+from arena.league.reports.table import COLUMNS, cell, league_rows
 from arena.league.store import league_id_by_name, open_existing
-from arena.league.table import COLUMNS, cell, league_rows
 from arena.web.app import make_app
 from tests.site_league import build_site_db, live_match
 

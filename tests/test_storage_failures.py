@@ -8,7 +8,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-import arena.league.runner as runner_module
+import arena.league.running.runner as runner_module
 from arena.cli import app
 from arena.league.store import open_existing
 from tests.test_cli import builtin_league
@@ -93,7 +93,7 @@ def test_a_worker_that_dies_is_one_error_line_and_the_resumed_run_completes(
 ) -> None:
     """A worker killed mid-match (as the kernel kills one out of memory) stops the run
     with an error line, not a traceback; the stored matches are kept."""
-    import arena.league.executors as executors
+    import arena.league.workers.executors as executors
     from tests.dying_worker import play_or_die
 
     league = builtin_league(tmp_path, 'rounds = 3\nschedule = "round-robin"')

@@ -8,9 +8,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.league.runner import run_league
+from arena.league.reports.table import league_rows
+from arena.league.running.runner import run_league
 from arena.league.store import open_db
-from arena.league.table import league_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM = f"python {ROOT / 'sample_bots' / 'random_bot.py'}"
@@ -127,7 +127,7 @@ def test_trianon_replays_pass_the_independent_checker(tmp_path, js_bot_installed
     """Done when: `arena play --game trianon` with three sample bots and the Trianon demo
     league complete, and an independent checker (written from docs/rules/trianon.md alone) accepts
     their replays."""
-    from arena.league.runner import run_league
+    from arena.league.running.runner import run_league
     from tests.independent.trianon_checker import check_replay
 
     runner = CliRunner()

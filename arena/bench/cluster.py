@@ -1,6 +1,6 @@
 """`arena bench cluster`: one league played on a Dask cluster of 1, 2 and 4 workers in
 one run, in games per minute, with the speed-up over one worker; and the cost of the
-main process's check of each returned game (arena/league/result_check.py) against the
+main process's check of each returned game (arena/league/running/result_check.py) against the
 time a game takes. Nothing is asserted.
 
 The bots wait a fixed time per decision (2 ms by default) and compute next to nothing,
@@ -83,7 +83,7 @@ def _bot_cache(folder: Path) -> contextlib.AbstractContextManager:
     the workers, started after it, inherit the variable."""
     from unittest import mock
 
-    from arena.league.bot_archives import CACHE_VARIABLE
+    from arena.league.workers.bot_archives import CACHE_VARIABLE
 
     return mock.patch.dict(os.environ, {CACHE_VARIABLE: str(folder / "bot-cache")})
 
@@ -107,7 +107,7 @@ def _league(folder: Path, matches: int, wait_ms: float, kingdoms: int) -> Path:
 
 
 def _run(league: Path, db: Path, address: str, workers: int) -> ClusterRun:
-    from arena.league.runner import run_league
+    from arena.league.running.runner import run_league
 
     busy_before = _busy_seconds()
     started = time.perf_counter()
@@ -155,10 +155,10 @@ def _check_times(league: Path, db: Path) -> list[float]:
     """The result check of every stored match again, in ms per game."""
     import dataclasses
 
-    from arena.league.config import load_league
-    from arena.league.records import PlayedMatch
-    from arena.league.result_check import check_played_match
-    from arena.league.runner import league_schedule
+    from arena.league.definition.config import load_league
+    from arena.league.definition.records import PlayedMatch
+    from arena.league.running.result_check import check_played_match
+    from arena.league.running.runner import league_schedule
     from arena.league.store import open_existing, played_games, stored_deal_key
 
     config = load_league(league)

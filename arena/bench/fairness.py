@@ -55,7 +55,7 @@ def _league(
     """One league: six calm entrants and a seventh named `hog`, which is the hog only
     when `hog` is true (calm otherwise), so that both leagues play the same tables on
     the same deals and each match can be set against its calm twin."""
-    from arena.league.runner import run_league
+    from arena.league.running.runner import run_league
 
     bots = [(f"calm-{i}", RANDOM_BOT) for i in range(CALM)]
     bots.append(("hog", HOG_BOT if hog else RANDOM_BOT))

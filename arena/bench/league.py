@@ -50,7 +50,7 @@ def _bench_league(
     folder: Path, matches: int, workers: int, lifecycle: str, kingdoms: int = 4,
     bot: str = RANDOM_BOT,
 ) -> LeagueRun:
-    from arena.league.runner import run_league
+    from arena.league.running.runner import run_league
 
     entrants = "".join(
         f'\n[[entrant]]\nname = "bot-{i}"\nbot = "{bot}"\n' for i in range(4)

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.league.config import Ratings
-from arena.league.ratings import GameOutcome, MatchOutcome, Rater
-from arena.league.separation import StopRule, place_order, stop_check
-from arena.league.stats import match_margins
+from arena.league.definition.config import Ratings
+from arena.league.standings.ratings import GameOutcome, MatchOutcome, Rater
+from arena.league.standings.separation import StopRule, place_order, stop_check
+from arena.league.standings.stats import match_margins
 
 LADDER = (0.6, 0.7, 0.8, 0.9)
 NAMES = tuple(f"ladder-{p:g}" for p in LADDER)
@@ -291,8 +291,8 @@ def rating_bench(
 ) -> str:
     """`arena bench rating`: play (or read back) the ladder leagues, score every
     statistic with the league defaults, and render the figures."""
-    from arena.league.config import RATE_BY_DEFAULT
-    from arena.league.separation import StopRule
+    from arena.league.definition.config import RATE_BY_DEFAULT
+    from arena.league.standings.separation import StopRule
 
     leagues = play_leagues(seeds, matches, workers, cache, progress=progress)
     bench = evaluate(leagues, Ratings(), RATE_BY_DEFAULT, StopRule(), extra, workers)

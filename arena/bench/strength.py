@@ -10,7 +10,7 @@ same engine view the SDK bot rebuilds from a request), greedy through `SdkPlayer
 
 Per bot it reports the duplicate margin per game (its total less the mean of the
 others' totals, over the match's games) with its 95% Student t interval over one
-number per match (`arena.league.stats.mean_interval`: the match, not the game, is
+number per match (`arena.league.standings.stats.mean_interval`: the match, not the game, is
 the independent sample), its think time per decision asked, and in Trianon how
 often it declared and made its contracts. With `samples` set, every decision does
 a fixed amount of work, so a measurement repeats exactly on any machine (the time
@@ -39,7 +39,7 @@ from arena.bots.local import SdkPlayer
 from arena.bots.sampler import SamplerPlayer
 from arena.games import get_game
 from arena.games.base import Action
-from arena.league.stats import Interval, mean_interval
+from arena.league.standings.stats import Interval, mean_interval
 from arena.play.matches import MatchResult, play_match
 from arena.play.referee import Decision, GameStart
 from arena.strategies.greedy import GreedyBot

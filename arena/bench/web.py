@@ -24,10 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from arena.league import store
-from arena.league.config import load_league
-from arena.league.ratings import Rater, rate_prefix
-from arena.league.records import PlayedGame, PlayedMatch
-from arena.league.runner import league_schedule
+from arena.league.definition.config import load_league
+from arena.league.definition.records import PlayedGame, PlayedMatch
+from arena.league.reports.table import league_rows
+from arena.league.running.runner import league_schedule
+from arena.league.standings.ratings import Rater, rate_prefix
 from arena.league.store import (
     ensure_league,
     league_id_by_name,
@@ -37,8 +38,7 @@ from arena.league.store import (
     site_reads,
     store_match,
 )
-from arena.league.table import league_rows
-from arena.league.worker import play_scheduled_match
+from arena.league.workers.worker import play_scheduled_match
 from arena.web import pages
 from arena.web.links import Links
 from arena.web.render import render_page

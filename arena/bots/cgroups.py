@@ -457,7 +457,7 @@ def sweep_stale() -> None:
     takes no signal, not even its sandbox's parent-death signal, so nothing else ends
     it. Those of live arenas, and of arenas in other namespaces (whose pids cannot be
     checked from here), are left alone. A cluster worker sweeps before each match
-    (arena/league/match_task.py): a worker killed beside it leaves its frozen bots."""
+    (arena/league/workers/match_task.py): a worker killed beside it leaves its frozen bots."""
     where = hierarchy()
     if where is None:
         return

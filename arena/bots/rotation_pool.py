@@ -13,7 +13,7 @@ worker) rather than once per match. The pool is bounded (`capacity` processes; t
 least recently used is ended first), restarts a crashed bot at its next game (as every
 `RemotePlayer` does), tries a bot that could not start again at its next match, and ends
 every process when it is closed: at the end of the league, of the `arena play` session,
-or of the worker (arena/league/worker.py closes it on the way out).
+or of the worker (arena/league/workers/worker.py closes it on the way out).
 """
 
 from __future__ import annotations

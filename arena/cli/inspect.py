@@ -1,5 +1,5 @@
 """The commands that read a league database: `table`, `compare`, `games`, `faults` and
-`replay`. Each calls one report of `arena.league.reports` and prints it."""
+`replay`. Each calls one report of `arena.league.reports.commands` and prints it."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from arena.cli.base import LatestLeague, LeagueDb, WithLeague, command
-from arena.league.formats import TableFormat, TextOrJson
+from arena.league.reports.formats import TableFormat, TextOrJson
 
 TextOrJsonOption = Annotated[TextOrJson, typer.Option("--format", help="The output format.")]
 
@@ -32,7 +32,7 @@ def table(
 
     Text and markdown tables begin with what they are: the league, game, seed, matches
     stored of scheduled, when the last was stored, and the arena's version."""
-    from arena.league.reports import table_report
+    from arena.league.reports.commands import table_report
 
     report = table_report(db, league, fmt, with_league)
     if report.note:
@@ -49,7 +49,7 @@ def compare(
     fmt: TextOrJsonOption = TextOrJson.TEXT,
 ) -> None:
     """A's duplicate margin over B in the matches both played, with its 95% interval."""
-    from arena.league.reports import comparison_report
+    from arena.league.reports.commands import comparison_report
 
     typer.echo(comparison_report(db, league, a, b, fmt))
 
@@ -63,7 +63,7 @@ def games(
     fmt: TextOrJsonOption = TextOrJson.TEXT,
 ) -> None:
     """List stored games: id, match, players, totals, ranks."""
-    from arena.league.reports import games_report
+    from arena.league.reports.commands import games_report
 
     text = games_report(db, league, fmt)
     if text:
@@ -85,7 +85,7 @@ def faults(
 
     Fault kinds: timeout, crash, start-failure, illegal, oversize, protocol
     (docs/faults.md)."""
-    from arena.league.reports import faults_report
+    from arena.league.reports.commands import faults_report
 
     typer.echo(faults_report(db, league, bot, fmt))
 
@@ -117,6 +117,6 @@ def replay(
 ) -> None:
     """Print a game as readable text (deal by deal) or as its arena-replay/1 JSON; with
     --seat, what that seat was asked at each decision."""
-    from arena.league.reports import replay_report
+    from arena.league.reports.commands import replay_report
 
     typer.echo(replay_report(target, db, fmt, seat, deal, decision))

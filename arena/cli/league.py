@@ -15,7 +15,7 @@ from arena.cli.base import (
     command,
     league_app,
 )
-from arena.league.formats import TableFormat
+from arena.league.reports.formats import TableFormat
 
 TableFormatOption = Annotated[
     TableFormat,
@@ -87,9 +87,9 @@ def run(
     """
     from arena.cli.progress import LeagueProgress
     from arena.errors import ConfigError
-    from arena.league.config import cluster_address_problem, workers_warning
-    from arena.league.reports import check_table_options, table_report
-    from arena.league.runner import run_league
+    from arena.league.definition.config import cluster_address_problem, workers_warning
+    from arena.league.reports.commands import check_table_options, table_report
+    from arena.league.running.runner import run_league
 
     check_table_options(fmt, with_league)  # before the league runs, not after
     if cluster is not None:
@@ -133,7 +133,7 @@ def demo(
     ] = None,
 ) -> None:
     """Run the demo league of the sample bots and print its table (what `make demo` does)."""
-    from arena.league.demo import DEMO_LEAGUE, demo_database
+    from arena.league.definition.demo import DEMO_LEAGUE, demo_database
 
     with demo_database(db) as path:
         run(league or DEMO_LEAGUE, db=path, workers=None, until_separated=False)
@@ -159,7 +159,7 @@ def league_key(db: LeagueDb = Path("arena.db"), league: LatestLeague = None) -> 
     """Print a league's secret deal key: with `deal_key = "KEY"` in its league file,
     the league deals the same cards anywhere (docs/leagues.md, "Deal keys"). Keep it
     from the bots' authors until the league is over."""
-    from arena.league.reports import deal_key_report
+    from arena.league.reports.commands import deal_key_report
 
     report = deal_key_report(db, league)
     if report.note:

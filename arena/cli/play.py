@@ -32,7 +32,7 @@ from arena.play.deal_keys import deal_key_problem, normal_key
 
 if TYPE_CHECKING:  # grpc loads only for the commands that talk to bots
     from arena.bots.sessions import GamePlayed, MatchPlayed, SessionRequest
-    from arena.league.play_db import PlayRecorder
+    from arena.league.running.play_db import PlayRecorder
 from arena.play.referee import RefereeSettings
 from arena.play.replays import ReplayWriter
 from arena.play.series import SeriesTotals
@@ -226,7 +226,7 @@ def _count(n: int, word: str) -> str:
 def stored_session(db: Path, request: SessionRequest, league: str | None) -> PlayRecorder:
     """The recorder of `--db`: it opens the database (and checks a named league)
     before any bot starts."""
-    from arena.league.play_db import PlayRecorder
+    from arena.league.running.play_db import PlayRecorder
 
     return PlayRecorder(db, request, league)
 

@@ -8,7 +8,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from arena.league.formats import text_safe
+from arena.league.reports.formats import text_safe
 
 
 class LeagueProgress:

@@ -116,7 +116,7 @@ class RefereeSettings:
     max_faults: after this many faults in one game, a bot's remaining decisions are all
     fallback moves (recorded with "auto": "max-faults").
     watch: told the state after every action (a league's live file of the match being
-    played, arena/league/live.py); it must be quick, and must not keep the state.
+    played, arena/league/workers/live.py); it must be quick, and must not keep the state.
     """
 
     ask_forced: bool | None = None

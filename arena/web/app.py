@@ -21,9 +21,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from arena.errors import ConfigError
-from arena.league.live import live_stamp, read_live
 from arena.league.store import open_existing
 from arena.league.store.site_reads import data_version
+from arena.league.workers.live import live_stamp, read_live
 from arena.web import live_view, pages
 from arena.web.links import Links
 from arena.web.render import render_page

@@ -18,10 +18,10 @@ from arena.bots.cgroups import pid_alive
 from arena.errors import ArenaError, ConfigError
 from arena.games import get_game
 from arena.league import store
-from arena.league.crosstable import Pairing, crosstable, tied_groups
-from arena.league.faults import fault_rows
+from arena.league.reports.faults import fault_rows
+from arena.league.reports.table import COLUMNS, SHORT, about_lines, cell, league_about, league_rows
+from arena.league.standings.crosstable import Pairing, crosstable, tied_groups
 from arena.league.store import site_reads
-from arena.league.table import COLUMNS, SHORT, about_lines, cell, league_about, league_rows
 from arena.play.replay_frames import game_outline
 from arena.web import live_view
 from arena.web.charts import colour, margin_chart, rating_chart

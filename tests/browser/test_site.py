@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 
 from arena.errors import ConfigError
+from arena.league.reports.table import league_rows
 from arena.league.store import game_replay, league_id_by_name, open_existing, site_reads
-from arena.league.table import league_rows
 from arena.web.report import write_report
 from tests.browser.conftest import served
 from tests.browser.test_viewer import step_through_deal

@@ -65,7 +65,7 @@ def with_cpu(fault: BotFault, cpu: float, wall: float) -> BotFault:
 
 def overloaded(fault: BotFault, why: str) -> BotFault:
     """A timeout the machine caused: the same fault, saying so (its match is played
-    again rather than charged to the bot, arena/league/worker.py)."""
+    again rather than charged to the bot, arena/league/workers/worker.py)."""
     return _noted(fault, f"the machine was overloaded ({why}), not the bot slow", why)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import sqlite_utils
 
 from arena.errors import ConfigError
-from arena.league.records import GameOutcome, MatchOutcome, PlayedGame
+from arena.league.definition.records import GameOutcome, MatchOutcome, PlayedGame
 
 
 def stored_match_indexes(db: sqlite_utils.Database, league_id: int) -> set[int]:

@@ -21,7 +21,7 @@ import sqlite_utils
 from arena import __version__
 from arena.errors import ConfigError
 from arena.games import get_game
-from arena.league.schedule import Step, build_schedule
+from arena.league.definition.schedule import Step, build_schedule
 from arena.play.matches import seatings
 
 

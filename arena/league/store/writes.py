@@ -17,8 +17,8 @@ import sqlite_utils
 
 from arena.errors import ConfigError, StorageError
 from arena.games import get_game
-from arena.league.config import LeagueConfig
-from arena.league.records import PlayedMatch
+from arena.league.definition.config import LeagueConfig
+from arena.league.definition.records import PlayedMatch
 from arena.league.store.schema import immediate, schedule_shape
 from arena.play.deal_keys import key_fingerprint, new_deal_key
 

@@ -9,7 +9,7 @@ deals, so the comparison between actions is not blurred by the luck of the draw.
 What is maximised is the seat's **margin**: its deal score less the mean deal score
 of the other seats (with Trix's partners option, T-9, its team's score less the other
 team's). That is exactly what a seat-rotated match measures (a duplicate
-margin, `arena/league/stats.py`), and it counts what a deal gives others as well as
+margin, `arena/league/standings/stats.py`), and it counts what a deal gives others as well as
 what it gives the seat: in Trix it is the seat's own score where a deal hands out a
 fixed total (T-4.5, T-6.6), and it weighs exposures (T-5.3) right, where a doubled
 card's penalty goes to one seat and its gain to another. In Trianon it is the seat's

@@ -31,7 +31,7 @@ from arena.bots.process import command_argv
 from arena.bots.sandbox import first_file_argument
 from arena.bots.spec import BUILTIN_PREFIX, GRPC_PREFIX
 from arena.errors import ArenaError, ConfigError
-from arena.league.config import LeagueConfig
+from arena.league.definition.config import LeagueConfig
 
 MAX_ARCHIVE_BYTES = 256 * 1024 * 1024  # a bot's folder, packed: more is a mistake (a
 # league file beside a whole data set), and every worker would receive it

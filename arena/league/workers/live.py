@@ -5,7 +5,7 @@ A league stores a match only when all its rotations are over, so a watcher of
 small file per match in flight beside the database (`<db>.live/`), rewritten at most
 twice a second: the game being played (its seed, its options, the deals so far). It
 holds every hand, so it is the organiser's alone: written with mode 0600, in a folder
-no bot is shown (arena/league/worker.py hides it from the sandbox), and never served
+no bot is shown (arena/league/workers/worker.py hides it from the sandbox), and never served
 as it is: the site builds a spectator's view of it through the engine's `observe`
 (arena/web/live_view.py). The worker removes it when the match is over."""
 

@@ -21,10 +21,10 @@ import sqlite_utils
 from arena import __version__
 from arena.games import GAMES, get_game
 from arena.league import store
-from arena.league.config import Ratings
-from arena.league.formats import TableFormat, markdown_safe, text_safe
-from arena.league.ratings import MatchOutcome, Rater, rate_prefix
-from arena.league.stats import Interval, margin_samples, mean_interval
+from arena.league.definition.config import Ratings
+from arena.league.reports.formats import TableFormat, markdown_safe, text_safe
+from arena.league.standings.ratings import MatchOutcome, Rater, rate_prefix
+from arena.league.standings.stats import Interval, margin_samples, mean_interval
 
 FORMATS = tuple(TableFormat)
 SHORT = {"king-of-hearts": "KH", "diamonds": "D", "queens": "Q", "no-tricks": "NT", "trix": "T"}

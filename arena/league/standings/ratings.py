@@ -13,8 +13,8 @@ from typing import Any
 
 import trueskill
 
-from arena.league.config import Ratings
-from arena.league.records import GameOutcome, MatchOutcome
+from arena.league.definition.config import Ratings
+from arena.league.definition.records import GameOutcome, MatchOutcome
 
 __all__ = ["GameOutcome", "MatchOutcome", "Rater", "rate_prefix", "rating_updates", "ranking"]
 

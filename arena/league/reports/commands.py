@@ -23,10 +23,10 @@ import sqlite_utils
 
 from arena.errors import ConfigError
 from arena.league import store
-from arena.league.compare import compare, render_comparison
-from arena.league.faults import fault_rows, render_faults
-from arena.league.formats import TableFormat, TextOrJson, text_safe
-from arena.league.table import about_lines, league_about, league_rows, render
+from arena.league.reports.compare import compare, render_comparison
+from arena.league.reports.faults import fault_rows, render_faults
+from arena.league.reports.formats import TableFormat, TextOrJson, text_safe
+from arena.league.reports.table import about_lines, league_about, league_rows, render
 from arena.play.replay_text import replay_text
 from arena.play.replays import check_replay, read_replay
 from arena.play.seat_view import NotInGame, seat_decisions, seat_decisions_text

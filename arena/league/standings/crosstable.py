@@ -11,8 +11,8 @@ import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from arena.league.records import MatchOutcome
-from arena.league.stats import Interval, head_to_head, mean_interval
+from arena.league.definition.records import MatchOutcome
+from arena.league.standings.stats import Interval, head_to_head, mean_interval
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,12 @@
 """The arena's Dask worker plugin: a cluster worker ends its bots when it ends.
 
-A worker keeps a league's bots between matches (arena/league/worker.py), frozen while
+A worker keeps a league's bots between matches (arena/league/workers/worker.py), frozen while
 other games are played. Dask ends a worker by closing it (then the plugin's `teardown`
 ends the bots) or, when closing takes too long, by SIGTERM to its process (then the
 handler installed in `setup` kills the bots and everything below the worker, as a
-local worker does, arena/league/worker.py `kill_bots_and_exit`). Registered by `arena run --cluster`
-on every worker there is and every worker that joins later. Imports Dask: only a
-cluster run loads this module.
+local worker does, arena/league/workers/worker.py `kill_bots_and_exit`). Registered by
+`arena run --cluster` on every worker there is and every worker that joins later.
+Imports Dask: only a cluster run loads this module.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Any
 
 from distributed.diagnostics.plugin import WorkerPlugin
 
-from arena.league.match_task import end_worker_bots
-from arena.league.worker import kill_bots_and_exit
+from arena.league.workers.match_task import end_worker_bots
+from arena.league.workers.worker import kill_bots_and_exit
 
 PLUGIN_NAME = "trix-arena"
 

@@ -3,7 +3,7 @@
 Without it, a bot that cannot start (a typo in its command, a missing file, a bot that
 crashes on import or refuses the game) is found out only as `start-failure` faults in
 every one of its matches, after the league has spent hours playing them. The check
-starts each entrant exactly as a worker would (`arena.league.worker.league_players`:
+starts each entrant exactly as a worker would (`arena.league.workers.worker.league_players`:
 the same `[limits]`, sandbox, base folder and log folder), waits for its handshake
 (Hello with the league's game and rules) and ends it, a few entrants at a time, so a
 league of 50 bots costs about 50 start-ups divided by that number, not 50 ×
@@ -22,8 +22,8 @@ from pathlib import Path
 from arena.bots.remote.handshake import BotStartError
 from arena.bots.spec import BUILTIN_PREFIX, seat_log_path, slug
 from arena.errors import ConfigError
-from arena.league.config import Entrant, LeagueConfig
-from arena.league.worker import league_players
+from arena.league.definition.config import Entrant, LeagueConfig
+from arena.league.workers.worker import league_players
 from arena.wire.loop import thread_loop
 
 MAX_PARALLEL = 8  # entrants started at once, at most

@@ -1,7 +1,7 @@
 """The worker side of `arena run`: one process plays one whole match at a time.
 
 It starts the match's bots, plays every rotation, ends the bots and sends the replays
-back to the main process (arena/league/runner.py), which stores and rates. Kept apart
+back to the main process (arena/league/running/runner.py), which stores and rates. Kept apart
 from the runner so that a worker imports only what playing needs: not the storage
 (sqlite-utils) nor the ratings (trueskill), some 0.12 s of CPU per worker at start.
 """
@@ -27,10 +27,10 @@ from arena.bots.rotation_pool import RotationPool, Seat, seat_log
 from arena.bots.sandbox import Sandbox
 from arena.bots.spec import make_player, started_players
 from arena.games import get_game
-from arena.league.config import LeagueConfig
-from arena.league.live import LiveMatch, live_folder
-from arena.league.records import PlayedGame, PlayedMatch
-from arena.league.schedule import ScheduledMatch
+from arena.league.definition.config import LeagueConfig
+from arena.league.definition.records import PlayedGame, PlayedMatch
+from arena.league.definition.schedule import ScheduledMatch
+from arena.league.workers.live import LiveMatch, live_folder
 from arena.play.deal_keys import game_seed
 from arena.play.matches import play_match, seatings
 from arena.play.referee import Player, RefereeSettings
@@ -269,7 +269,7 @@ def league_players(
     """`started_players` for `specs` as this league starts its bots: its limits, its
     sandbox (hiding the database and the logs), its folder for relative paths, and
     `log_dir`. The one place that says so, for the matches and for the pre-flight
-    check of `arena run` (arena/league/preflight.py), which must start a bot exactly
+    check of `arena run` (arena/league/running/preflight.py), which must start a bot exactly
     as its matches will."""
     return started_players(
         specs,

@@ -2,9 +2,9 @@
 
 A `MatchTask` holds everything playing the match needs: the parsed league (its deal
 key included), the scheduled match, where the bots' logs go, and, for a cluster, the
-bots shipped as archives (arena/league/bot_archives.py). `play_task` runs in the
+bots shipped as archives (arena/league/workers/bot_archives.py). `play_task` runs in the
 worker, wherever it is, and returns the `PlayedMatch` with the worker's name on it; the
-main process checks it (arena/league/result_check.py) before storing it. Nothing here
+main process checks it (arena/league/running/result_check.py) before storing it. Nothing here
 imports Dask: a local worker process runs the same function.
 """
 
@@ -22,11 +22,11 @@ from pathlib import Path
 
 from arena.bots.cgroups import sweep_stale
 from arena.errors import ArenaError
-from arena.league.bot_archives import ShippedBot, cache_root, unpacked, worker_folder
-from arena.league.config import LeagueConfig
-from arena.league.records import PlayedMatch
-from arena.league.schedule import ScheduledMatch
-from arena.league.worker import close_worker_pool, play_scheduled_match
+from arena.league.definition.config import LeagueConfig
+from arena.league.definition.records import PlayedMatch
+from arena.league.definition.schedule import ScheduledMatch
+from arena.league.workers.bot_archives import ShippedBot, cache_root, unpacked, worker_folder
+from arena.league.workers.worker import close_worker_pool, play_scheduled_match
 from arena.play.faults import FaultKind
 
 LOG_VARIABLE = "ARENA_WORKER_LOGS"  # where a cluster worker keeps its bots' logs
@@ -137,7 +137,7 @@ def _run_serially(fn, *args):  # noqa: ANN001, ANN002, ANN202 (a pass-through)
     """`fn(*args)` on this process's one match thread, when this is a Dask worker
     (whose tasks run on threads that come and go); in the thread itself otherwise.
 
-    A worker keeps its bots for the league (arena/league/worker.py), and a bot's
+    A worker keeps its bots for the league (arena/league/workers/worker.py), and a bot's
     sandbox ends with the thread that started it (bubblewrap's --die-with-parent is
     the kernel's parent-death signal, which follows the thread): one long-lived thread
     starts and plays them all, one match at a time per process."""

@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from arena.league.ratings import MatchOutcome, Rater
-from arena.league.stats import head_to_head, margin_samples, mean_interval
+from arena.league.standings.ratings import MatchOutcome, Rater
+from arena.league.standings.stats import head_to_head, margin_samples, mean_interval
 
 
 @dataclass(frozen=True)

@@ -64,7 +64,7 @@ class PlayedMatch:
     games: tuple[PlayedGame, ...]
     seconds: float
     overload_replays: int = 0  # times it was played again: the machine made bots late
-    worker: str = ""  # the worker that played it (arena/league/match_task.py `worker_name`)
+    worker: str = ""  # the worker that played it (arena/league/workers/match_task.py `worker_name`)
 
     def outcome(self) -> MatchOutcome:
         """The rating input of this match (the same as the store reads back)."""

@@ -26,9 +26,9 @@ import sqlite_utils
 from arena.bots.sessions import GamePlayed, MatchPlayed, SessionRequest
 from arena.errors import ConfigError
 from arena.games import get_game
-from arena.league.config import RATE_BY_DEFAULT, Entrant, LeagueConfig, Limits, Ratings
-from arena.league.ratings import MatchOutcome, Rater, rate_prefix
-from arena.league.records import PlayedGame, PlayedMatch
+from arena.league.definition.config import RATE_BY_DEFAULT, Entrant, LeagueConfig, Limits, Ratings
+from arena.league.definition.records import PlayedGame, PlayedMatch
+from arena.league.standings.ratings import MatchOutcome, Rater, rate_prefix
 from arena.league.store import (
     append_ratings,
     ensure_league,

@@ -13,7 +13,7 @@ import sqlite_utils
 
 from arena.errors import ConfigError
 from arena.league import store
-from arena.league.stats import head_to_head, mean_interval
+from arena.league.standings.stats import head_to_head, mean_interval
 
 
 def compare(

@@ -25,17 +25,19 @@ from arena.bots.sandbox import sandbox_notice as bot_sandbox_notice
 from arena.bots.spec import slug
 from arena.errors import ArenaError, ConfigError, StorageError
 from arena.games import get_game
-from arena.league.bot_archives import pack_bots
-from arena.league.config import LeagueConfig, load_league
-from arena.league.executors import MatchExecutor, open_executor
-from arena.league.lock import league_lock
-from arena.league.match_task import BotCannotStart, MatchTask
-from arena.league.preflight import broken_notice, check_entrants, parallel_starts, refuse_broken
-from arena.league.ratings import MatchOutcome, Rater, rate_prefix
-from arena.league.records import PlayedMatch
-from arena.league.result_check import ForgedResult, check_played_match
-from arena.league.schedule import ScheduledMatch, Step, build_schedule
-from arena.league.separation import StopRule, stop_check
+from arena.league.definition.config import LeagueConfig, load_league
+from arena.league.definition.records import PlayedMatch
+from arena.league.definition.schedule import ScheduledMatch, Step, build_schedule
+from arena.league.running.lock import league_lock
+from arena.league.running.preflight import (
+    broken_notice,
+    check_entrants,
+    parallel_starts,
+    refuse_broken,
+)
+from arena.league.running.result_check import ForgedResult, check_played_match
+from arena.league.standings.ratings import MatchOutcome, Rater, rate_prefix
+from arena.league.standings.separation import StopRule, stop_check
 from arena.league.store import (
     append_ratings,
     clear_in_flight,
@@ -50,6 +52,9 @@ from arena.league.store import (
     stored_deal_key,
     stored_match_indexes,
 )
+from arena.league.workers.bot_archives import pack_bots
+from arena.league.workers.executors import MatchExecutor, open_executor
+from arena.league.workers.match_task import BotCannotStart, MatchTask
 from arena.play.faults import FaultKind
 
 
@@ -174,7 +179,7 @@ def run_league(
     check's progress, a line at a time.
 
     Before the first match, every started entrant of the matches left to play is
-    launched once, greeted and ended (arena/league/preflight.py): when one cannot
+    launched once, greeted and ended (arena/league/running/preflight.py): when one cannot
     start, ConfigError lists them all and nothing is played, unless `allow_broken`
     (then their seats play fallback moves, recorded as start-failure faults)."""
     config = load_league(config_path)
@@ -201,7 +206,7 @@ def _run(
     cluster: str = "",
 ) -> RunSummary:
     """`run_league` once the league's lock is held. `lifecycle` says how workers keep
-    their bots (arena/league/worker.py `LIFECYCLES`; "match" only for benchmarks)."""
+    their bots (arena/league/workers/worker.py `LIFECYCLES`; "match" only for benchmarks)."""
     db = open_db(db_path)
     try:
         league_id = ensure_league(db, config)
@@ -298,7 +303,7 @@ def _play(
     notice: Callable[[str], None] | None,
 ) -> None:
     """The run loop: give matches to `executor`'s workers, check each that comes back
-    (arena/league/result_check.py), store it once, and rate the stored prefix."""
+    (arena/league/running/result_check.py), store it once, and rate the stored prefix."""
     config, db, league_id, summary = run.config, run.db, run.league_id, run.summary
     stored, outcomes, rater = run.stored, run.outcomes, run.rater
     log_dir, db_path, lifecycle = run.log_dir, run.db_path, run.lifecycle

@@ -1,7 +1,7 @@
 """Where a league's matches are played: worker processes on this machine, or the
 workers of a Dask cluster, behind one interface.
 
-`arena run` (arena/league/runner.py) has one loop: it submits `MatchTask`s, waits for
+`arena run` (arena/league/running/runner.py) has one loop: it submits `MatchTask`s, waits for
 `concurrent.futures` futures, checks and stores what comes back. The two executors
 differ only in what they are: `LocalExecutor` is a `ProcessPoolExecutor` whose
 workers share this machine's files; `ClusterExecutor` is Dask's own
@@ -23,8 +23,8 @@ from multiprocessing import get_context
 from typing import Any, Protocol
 
 from arena.errors import ConfigError
-from arena.league.match_task import MatchTask, play_task
-from arena.league.worker import worker_init
+from arena.league.workers.match_task import MatchTask, play_task
+from arena.league.workers.worker import worker_init
 
 INSTALL_HINT = "pip install 'trix-arena[cluster]'"
 CONNECT_SECONDS = 10.0
@@ -144,7 +144,7 @@ class ClusterExecutor:
                 "with `dask scheduler` and workers with `dask worker ADDRESS` "
                 "(docs/cluster.md)"
             ) from None
-        from arena.league.cluster_plugin import ArenaWorkerPlugin
+        from arena.league.workers.cluster_plugin import ArenaWorkerPlugin
 
         self.client.register_plugin(ArenaWorkerPlugin())  # idempotent: one per name
         self._executor = self.client.get_executor(pure=False)

@@ -21,9 +21,9 @@ from typing import Any
 from arena.errors import ArenaError, ConfigError
 from arena.games import get_game
 from arena.games.base import Game
-from arena.league.config import LeagueConfig
-from arena.league.records import PlayedGame, PlayedMatch
-from arena.league.schedule import ScheduledMatch
+from arena.league.definition.config import LeagueConfig
+from arena.league.definition.records import PlayedGame, PlayedMatch
+from arena.league.definition.schedule import ScheduledMatch
 from arena.play.deal_keys import game_seed
 from arena.play.faults import FaultKind
 from arena.play.matches import seatings

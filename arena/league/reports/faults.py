@@ -19,7 +19,7 @@ import sqlite_utils
 
 from arena.errors import ConfigError
 from arena.league import store
-from arena.league.formats import TextOrJson, text_safe
+from arena.league.reports.formats import TextOrJson, text_safe
 
 FORMATS = tuple(TextOrJson)
 

@@ -22,7 +22,7 @@ def text_safe(text: str) -> str:
     """`text` for a text table or report line: every control character (newline,
     carriage return, tab, escape sequence) becomes `?`, so a name cannot add a row,
     move the cursor or colour the organiser's terminal. League files refuse such names
-    (arena/league/config.py `check_entrant_name`); a database written before that rule,
+    (arena/league/definition/config.py `check_entrant_name`); a database written before that rule,
     or by hand, may still hold one."""
     return "".join(ch if ch.isprintable() else "?" for ch in text)
 
