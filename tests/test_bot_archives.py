@@ -5,6 +5,7 @@ and the `[cluster]` table and `--cluster` are checked like every other input."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import os
@@ -19,6 +20,7 @@ from arena.cli import app
 from arena.cli.progress import LeagueProgress
 from arena.errors import ConfigError
 from arena.league.definition.config import cluster_address_problem, load_league
+from arena.league.running.runner import RunProgress
 from arena.league.workers.bot_archives import ArchiveError, pack_bots, pack_folder, unpacked
 
 
@@ -124,10 +126,11 @@ def test_the_cluster_address_is_checked(tmp_path: Path) -> None:
 
 
 def test_the_progress_line_says_how_many_workers_played(capsys: pytest.CaptureFixture) -> None:
-    info = {"done": 3, "total": 9, "played": 3, "games": 12, "elapsed": 60.0,
-            "leader": ("a", 1.0), "remaining": 6}  # fmt: skip
+    info = RunProgress(done=3, total=9, played=3, games=12, elapsed=60.0,
+                       leader=("a", 1.0), remaining=6, workers={})  # fmt: skip
     progress = LeagueProgress()
-    progress.update({**info, "workers": {"tcp://10.0.0.2:1": 2, "tcp://10.0.0.3:1": 1}})
+    two = {"tcp://10.0.0.2:1": 2, "tcp://10.0.0.3:1": 1}
+    progress.update(dataclasses.replace(info, workers=two))
     progress.update(info)
     lines = capsys.readouterr().err.splitlines()
     assert "12 games/min on 2 workers" in lines[0] and "workers" not in lines[1]

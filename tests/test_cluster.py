@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from arena.errors import ConfigError
-from arena.league.running.runner import NoWorkerLeft, run_league
+from arena.league.running.runner import NoWorkerLeft, RunProgress, run_league
 from tests.bot_processes import live_processes
 from tests.cluster_support import (
     dask_missing,
@@ -104,8 +104,8 @@ def test_a_cluster_run_stores_what_a_local_run_stores(
     league = _league(tmp_path, [*MIXED[:4], ("random-js", f"node {js_bot_installed}/bot.js")])
     interrupted = {"after": 2}
 
-    def stop_early(info: dict) -> None:  # Ctrl-C once two matches are stored
-        if info["done"] == interrupted["after"]:
+    def stop_early(info: RunProgress) -> None:  # Ctrl-C once two matches are stored
+        if info.done == interrupted["after"]:
             raise KeyboardInterrupt
 
     cluster_db = tmp_path / "cluster.db"
@@ -150,7 +150,7 @@ def test_a_worker_killed_mid_league_loses_and_duplicates_nothing(
     client = Client(local_cluster.scheduler_address, set_as_default=False)
     killed: list[str] = []
 
-    def kill_a_busy_worker(info: dict) -> None:
+    def kill_a_busy_worker(info: RunProgress) -> None:
         if killed:
             return
         busy = [w for w, tasks in client.processing().items() if tasks]

@@ -580,7 +580,7 @@ def test_ctrl_c_stops_cleanly_and_ends_every_bot(tmp_path) -> None:
 
 
 def test_until_separated_stops_scheduling_when_the_ranking_settles(tmp_path, monkeypatch):
-    import arena.league.running.runner as runner
+    import arena.league.running.schedule_source as source
 
     calls = []
 
@@ -588,7 +588,7 @@ def test_until_separated_stops_scheduling_when_the_ranking_settles(tmp_path, mon
         calls.append(1)
         return ("a",) if len(calls) >= 2 else None
 
-    monkeypatch.setattr(runner, "stop_check", settled_after_two)
+    monkeypatch.setattr(source, "stop_check", settled_after_two)
     path = write_league(tmp_path, rounds=2)
     summary = run_league(path, tmp_path / "s.db", workers=1, until_separated=True)
     assert summary.stopped_early and summary.played == 2 < summary.scheduled == 10

@@ -545,8 +545,13 @@ def test_the_progress_shows_a_leaders_name_as_text_not_markup(
 
     screen = io.StringIO()
     console = Console(file=screen, force_terminal=terminal, width=200)
-    info = {"done": 1, "played": 1, "total": 2, "games": 4, "elapsed": 1.0, "remaining": 1}
+    from arena.league.running.runner import RunProgress
+
+    info = RunProgress(
+        done=1, played=1, total=2, games=4, elapsed=1.0, remaining=1, workers={},
+        leader=("[/oops] [bold]x\x1b[2J", 21.5),
+    )  # fmt: skip
     with LeagueProgress(console) as progress:
-        progress.update({**info, "leader": ("[/oops] [bold]x\x1b[2J", 21.5)})
+        progress.update(info)
     shown = screen.getvalue() if terminal else capsys.readouterr().err
     assert "leader [/oops] [bold]x?[2J (21.5)" in shown, shown

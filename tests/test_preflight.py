@@ -236,7 +236,9 @@ def test_a_resumed_league_checks_its_entrants_again(tmp_path, monkeypatch) -> No
     path = tmp_path / "resumed.toml"
     path.write_text(RESUMED_LEAGUE)
     db_path = tmp_path / "r.db"
-    monkeypatch.setattr(runner_module, "stop_check", lambda *_: ("settled",))
+    import arena.league.running.schedule_source as source_module
+
+    monkeypatch.setattr(source_module, "stop_check", lambda *_: ("settled",))
     lines: list[str] = []
     first = runner_module.run_league(
         path, db_path, workers=1, until_separated=True, notice=lines.append

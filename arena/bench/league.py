@@ -51,6 +51,7 @@ def _bench_league(
     bot: str = RANDOM_BOT,
 ) -> LeagueRun:
     from arena.league.running.runner import run_league
+    from arena.league.workers.worker import Lifecycle
 
     entrants = "".join(
         f'\n[[entrant]]\nname = "bot-{i}"\nbot = "{bot}"\n' for i in range(4)
@@ -61,7 +62,9 @@ def _bench_league(
         f"rounds = {matches}\n\n[rules]\nkingdoms = {kingdoms}\n" + entrants
     )
     start = time.perf_counter()
-    summary = run_league(league, folder / "bench.db", workers=workers, lifecycle=lifecycle)
+    summary = run_league(
+        league, folder / "bench.db", workers=workers, lifecycle=Lifecycle(lifecycle)
+    )
     seconds = time.perf_counter() - start
     return LeagueRun(lifecycle, summary.played * 4, seconds)
 

@@ -44,6 +44,7 @@ import subprocess
 import sys
 from collections.abc import Collection
 from dataclasses import dataclass, field, fields
+from enum import StrEnum
 from pathlib import Path
 
 import arena
@@ -60,6 +61,14 @@ ETC_FILES = (  # what of /etc a runtime needs: libraries, certificates, time, th
     "localtime", "nsswitch.conf", "hosts", "java-17-openjdk", "java-21-openjdk",
     "mime.types", "host.conf",
 )  # fmt: skip
+
+
+class SandboxMode(StrEnum):
+    """Whether started bots are confined (`on`, the default) or run with the resource
+    limits only (`off`): the league file's `sandbox` and the CLI's `--sandbox`."""
+
+    ON = "on"
+    OFF = "off"
 
 
 @dataclass(frozen=True)

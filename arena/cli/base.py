@@ -17,6 +17,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from arena.bots.remote.settings import TransportKind
+from arena.bots.sandbox import SandboxMode
 from arena.errors import ArenaError
 from arena.games import GAMES
 
@@ -38,11 +39,6 @@ app.add_typer(league_app, name="league")
 GameName = StrEnum("GameName", {name.upper(): name for name in GAMES})  # type: ignore[misc]
 """The registered games (`arena.games.GAMES`), as typer's choices."""
 TRIX = GameName("trix")  # the default game
-
-
-class SandboxMode(StrEnum):
-    ON = "on"
-    OFF = "off"
 
 
 FAULT_EXIT_CODE = 3

@@ -103,10 +103,10 @@ def run(
         summary = run_league(
             league,
             db,
-            workers,
-            until_separated,
-            progress.update,
-            progress.note,
+            workers=workers,
+            until_separated=until_separated,
+            progress=progress.update,
+            notice=progress.note,
             allow_broken=allow_broken,
             cluster=cluster,
         )

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from arena.league.reports.formats import text_safe
+from arena.league.running.schedule_source import RunProgress
 
 
 class LeagueProgress:
@@ -43,21 +44,20 @@ class LeagueProgress:
         """One line for the user (a notice before the run), above the bar if there is one."""
         self.console.print(text, markup=False, highlight=False, soft_wrap=True)
 
-    def update(self, info: dict[str, Any]) -> None:
-        minutes = max(info["elapsed"], 1e-9) / 60
-        rate = f"{info['games'] / minutes:.0f} games/min"
-        name, rating = info["leader"]
+    def update(self, info: RunProgress) -> None:
+        minutes = max(info.elapsed, 1e-9) / 60
+        rate = f"{info.games / minutes:.0f} games/min"
+        name, rating = info.leader
         leader = f"leader {text_safe(name)} ({rating:.1f})"
-        workers = info.get("workers") or {}
-        if len(workers) > 1:  # the workers that have played so far (a cluster's, or processes here)
-            rate += f" on {len(workers)} workers"
+        if len(info.workers) > 1:  # the workers that have played so far (a cluster's, or here)
+            rate += f" on {len(info.workers)} workers"
         if self._progress is not None:
             self._progress.update(
-                self._task, total=info["total"], completed=info["done"], rate=rate, leader=leader
+                self._task, total=info.total, completed=info.done, rate=rate, leader=leader
             )
             return
-        done, total = info["done"], info["total"]
-        left = info["elapsed"] / max(1, info["played"]) * info["remaining"]
+        done, total = info.done, info.total
+        left = info.elapsed / max(1, info.played) * info.remaining
         print(
             f"match {done}/{total} stored, {rate}, about {left:.0f} s left, {leader}",
             file=sys.stderr,

@@ -10,20 +10,29 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from arena.games.base import Game
 from arena.play.referee import GameResult, Player, RefereeSettings, play_game
 
 
-def seatings(seats: int, rotations: str = "cyclic") -> list[tuple[int, ...]]:
+class Rotations(StrEnum):
+    """Which seatings a match plays: each bot once in every seat (`cyclic`), or every
+    permutation of the bots over the seats (`all`)."""
+
+    CYCLIC = "cyclic"
+    ALL = "all"
+
+
+def seatings(seats: int, rotations: str = Rotations.CYCLIC) -> list[tuple[int, ...]]:
     """For each game of a match, which bot (by index) sits in each seat.
 
     `cyclic`: game r puts bot b in seat (b + r) mod n, n games; `all`: every seating, n!.
     """
-    if rotations == "cyclic":
+    if rotations == Rotations.CYCLIC:
         return [tuple((s - r) % seats for s in range(seats)) for r in range(seats)]
-    if rotations == "all":
+    if rotations == Rotations.ALL:
         return list(itertools.permutations(range(seats)))
     raise ValueError(f"rotations must be 'cyclic' or 'all', not {rotations!r}")
 

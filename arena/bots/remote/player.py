@@ -29,7 +29,7 @@ from arena.bots.remote import faults
 from arena.bots.remote.channel import rpc_text
 from arena.bots.remote.handshake import BotStartError, Connection, connect
 from arena.bots.remote.load import Marks, judge
-from arena.bots.remote.settings import CPU_WALL_CAP, RemoteSettings
+from arena.bots.remote.settings import CPU_WALL_CAP, Clock, RemoteSettings
 from arena.bots.remote.transports import AnswerTimeout, StreamEnded, Transport, make_transport
 from arena.errors import IllegalAction
 from arena.games import get_game
@@ -219,7 +219,7 @@ class RemotePlayer:
             int(self._bank * 1000),
         )
         cpu_start = self._bot_cpu()
-        on_cpu = self.settings.clock == "cpu" and cpu_start is not None
+        on_cpu = self.settings.clock == Clock.CPU and cpu_start is not None
         deadline = started + (limit * CPU_WALL_CAP if on_cpu else limit)
         marks = Marks.now(cpu_start, self._bot_throttled())
         asked = time.monotonic()

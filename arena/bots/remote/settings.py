@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import reprlib
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
 
 from arena.errors import ConfigError
@@ -27,7 +27,14 @@ SECONDS_RANGES: dict[str, tuple[float, float, str]] = {
 }
 
 
-CLOCKS = ("wall", "cpu")
+class Clock(StrEnum):
+    """What a decision's time limit is on: the wall clock, or the bot's CPU time."""
+
+    WALL = "wall"
+    CPU = "cpu"
+
+
+CLOCKS = tuple(Clock)
 CPU_WALL_CAP = 3.0  # with clock = "cpu", a decision's wall time is capped at this x its limit
 
 
@@ -48,9 +55,11 @@ def seconds_problem(key: str, value: object) -> str | None:
     return number_problem(value, low, high, what)
 
 
-@dataclass
+@dataclass(frozen=True)
 class RemoteSettings:
-    """Limits for one external bot (league file `[limits]`, CLI options)."""
+    """Limits for one external bot: the one definition behind a league file's
+    `[limits]` (`arena.league.definition.config.Limits` adds the league's own) and the
+    CLI's options."""
 
     move_timeout: float = 1.0  # seconds for each decision
     startup_timeout: float = 10.0  # seconds from launch to a completed handshake
@@ -64,17 +73,23 @@ class RemoteSettings:
     # CPU time its bot used for it (its cgroup's), with the wall time capped at
     # CPU_WALL_CAP x the limit so that a bot that sleeps still times out. Where the bot
     # has no cgroup, "cpu" falls back to the wall clock.
-    clock: str = "wall"
+    clock: Clock = Clock.WALL
 
     def __post_init__(self) -> None:
         """Refuse a limit out of its range (ConfigError naming the key and its flag),
         before any bot is started."""
-        self.transport = TransportKind(self.transport)
+        object.__setattr__(self, "transport", TransportKind(self.transport))
         if self.clock not in CLOCKS:
             choices = ", ".join(CLOCKS)
             raise ConfigError(f"clock (--clock) must be one of {choices}; got {self.clock!r}")
+        object.__setattr__(self, "clock", Clock(self.clock))
         for key in SECONDS_RANGES:
             problem = seconds_problem(key, getattr(self, key))
             if problem:
                 flag = "--" + key.replace("_", "-")
                 raise ConfigError(f"{key} ({flag}) {problem}")
+
+
+def remote_settings(limits: RemoteSettings) -> RemoteSettings:
+    """Just the bot limits of `limits` (a league's `Limits` holds more)."""
+    return RemoteSettings(**{f.name: getattr(limits, f.name) for f in fields(RemoteSettings)})

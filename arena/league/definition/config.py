@@ -13,20 +13,39 @@ import os
 import re
 import tomllib
 from dataclasses import dataclass, field, fields
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from arena.bots.remote.settings import CLOCKS, TransportKind, number_problem, seconds_problem
-from arena.bots.sandbox import ARENA_CEILINGS, SMALLEST_CPUS, Sandbox, SandboxLimits
+from arena.bots.remote.settings import (
+    CLOCKS,
+    Clock,
+    RemoteSettings,
+    TransportKind,
+    number_problem,
+    seconds_problem,
+)
+from arena.bots.sandbox import ARENA_CEILINGS, SMALLEST_CPUS, Sandbox, SandboxLimits, SandboxMode
 from arena.errors import ConfigError
 from arena.games import GAMES, get_game
+from arena.league.definition.schedule import SCHEDULES, Schedule
 from arena.play.deal_keys import deal_key_problem, normal_key
+from arena.play.matches import Rotations
 
-SCHEDULES = ("round-robin", "balanced", "gauntlet")
-ROTATIONS = ("cyclic", "all")
-RATE_BY = ("match", "deal", "game")
-RATE_BY_DEFAULT = "deal"  # chosen by `arena bench rating` (docs/ratings.md)
+
+class RateBy(StrEnum):
+    """What one TrueSkill update is fed: a whole match, each game, or each deal."""
+
+    MATCH = "match"
+    DEAL = "deal"
+    GAME = "game"
+
+
+ROTATIONS = tuple(Rotations)
+RATE_BY = tuple(RateBy)
+RATE_BY_DEFAULT = RateBy.DEAL  # chosen by `arena bench rating` (docs/ratings.md)
 TRANSPORTS = tuple(TransportKind)
+SANDBOX_MODES = tuple(SandboxMode)
 
 LEAGUE_KEYS = {
     "name", "game", "seed", "schedule", "rounds", "matches", "candidates", "rotations",
@@ -57,9 +76,9 @@ FAULTS_WHAT = f"a whole number of at least 1 and at most {MAX_FAULTS:,}"
 # The keys only some schedules read, and what each does: in a file whose schedule does
 # not read it, the key is refused (it would silently do nothing).
 SCHEDULE_KEYS = {
-    "rounds": ("round-robin",),
-    "matches": ("balanced", "gauntlet"),
-    "candidates": ("gauntlet",),
+    "rounds": (Schedule.ROUND_ROBIN,),
+    "matches": (Schedule.BALANCED, Schedule.GAUNTLET),
+    "candidates": (Schedule.GAUNTLET,),
 }
 KEY_DOES = {
     "rounds": "rounds is how many times round-robin plays every table",
@@ -67,9 +86,9 @@ KEY_DOES = {
     "candidates": "candidates names the entrants under test in a gauntlet",
 }
 SCHEDULE_READS = {
-    "round-robin": "round-robin plays every table `rounds` times",
-    "balanced": "balanced plays `matches` tables chosen for balance",
-    "gauntlet": "gauntlet plays `matches` matches of the `candidates` against the field",
+    Schedule.ROUND_ROBIN: "round-robin plays every table `rounds` times",
+    Schedule.BALANCED: "balanced plays `matches` tables chosen for balance",
+    Schedule.GAUNTLET: "gauntlet plays `matches` matches of the `candidates` against the field",
 }
 
 # TrueSkill's parameters (docs/ratings.md). Its updates are scale-free, so what matters
@@ -103,20 +122,18 @@ class Ratings:
 
 
 @dataclass(frozen=True)
-class Limits:
-    move_timeout: float = 1.0
-    startup_timeout: float = 10.0
+class Limits(RemoteSettings):
+    """A league's `[limits]`: each bot's limits (`RemoteSettings`' fields, defined once
+    there and shared with `arena play`'s options), and the league's own: faults before a
+    bot forfeits its seat's decisions, whether bots are sandboxed, and their resources."""
+
     max_faults: int = 5
-    time_bank: float = 0.0
-    transport: TransportKind = TransportKind.STREAM
-    sandbox: str = "on"  # "off": started bots run with the resource limits only
-    game_time: float = 0.0  # seconds a bot may think in a game, in all (0: no budget)
-    clock: str = "wall"  # "cpu": move_timeout is on the bot's CPU time (RemoteSettings)
+    sandbox: SandboxMode = SandboxMode.ON  # off: started bots run with the resource limits only
     bot: SandboxLimits = field(default_factory=SandboxLimits)
 
     def sandbox_settings(self, hidden: tuple[Path, ...] = ()) -> Sandbox:
         """How this league confines its started bots."""
-        return Sandbox(enabled=self.sandbox == "on", limits=self.bot, hidden=hidden)
+        return Sandbox(enabled=self.sandbox == SandboxMode.ON, limits=self.bot, hidden=hidden)
 
 
 @dataclass(frozen=True)
@@ -125,12 +142,12 @@ class LeagueConfig:
     name: str
     game: str
     seed: str
-    schedule: str
+    schedule: Schedule
     rounds: int
     matches: int
     candidates: tuple[str, ...]
-    rotations: str
-    rate_by: str
+    rotations: Rotations
+    rate_by: RateBy
     forfeit_faults: int
     rules: dict[str, Any]
     limits: Limits
@@ -215,7 +232,7 @@ class _Reader:
             self.fail(key, f"is required: one of {', '.join(choices)}")
         if value not in choices:
             self.fail(key, f"must be one of {', '.join(choices)}; got {shown(value)}")
-        return value
+        return str(value)  # plain text: a default may be an enum member
 
     def checked(self, key: str, default: float, problem: Any) -> float:
         """A number `problem(value)` finds nothing wrong with (finite, in its range)."""
@@ -299,8 +316,8 @@ def schedule_size(
     schedule: str, entrants: int, seats: int, rounds: int, matches: int, rotations: str
 ) -> tuple[int, str]:
     """How many games a schedule plays, and the sum that says so (for its messages)."""
-    per_match = seats if rotations == "cyclic" else math.factorial(seats)
-    if schedule == "round-robin":
+    per_match = seats if rotations == Rotations.CYCLIC else math.factorial(seats)
+    if schedule == Schedule.ROUND_ROBIN:
         tables = math.comb(entrants, seats)
         games = tables * rounds * per_match
         how = (
@@ -359,7 +376,7 @@ def load_league(path: str | Path) -> LeagueConfig:
     seed = league.get("seed", (int, str), 1, "an integer or a string")
     if isinstance(seed, str) and not seed.strip():
         league.fail("seed", "must not be empty: an integer or a string (the default is 1)")
-    schedule = league.choice("schedule", SCHEDULES, "round-robin")
+    schedule = league.choice("schedule", SCHEDULES, Schedule.ROUND_ROBIN)
     for key, schedules in SCHEDULE_KEYS.items():
         if key in league.data and schedule not in schedules:
             league.fail(
@@ -371,7 +388,7 @@ def load_league(path: str | Path) -> LeagueConfig:
         "rounds", 1, 1, f"a whole number of at least 1 and at most {MAX_ROUNDS:,}", MAX_ROUNDS
     )
     matches = 0
-    if schedule in ("balanced", "gauntlet"):
+    if schedule in (Schedule.BALANCED, Schedule.GAUNTLET):
         if "matches" not in league.data:
             league.fail("matches", f"is required with schedule = {schedule!r}: how many matches")
         matches = league.integer(
@@ -381,8 +398,8 @@ def load_league(path: str | Path) -> LeagueConfig:
     for candidate in candidates:
         if not isinstance(candidate, str):
             league.fail("candidates", f"must be a list of entrant names; got {shown(candidate)}")
-    rotations = league.choice("rotations", ROTATIONS, "cyclic")
-    rate_by = league.choice("rate_by", RATE_BY, RATE_BY_DEFAULT)
+    rotations = Rotations(league.choice("rotations", ROTATIONS, Rotations.CYCLIC))
+    rate_by = RateBy(league.choice("rate_by", RATE_BY, RATE_BY_DEFAULT))
     forfeit = league.integer("forfeit_faults", 1, 1, FAULTS_WHAT, MAX_FAULTS)
     deal_key = league.get("deal_key", str, "", "a string of hex digits")
     if "deal_key" in league.data:
@@ -446,7 +463,7 @@ def load_league(path: str | Path) -> LeagueConfig:
     for candidate in candidates:
         if candidate not in seen:
             league.fail("candidates", f"names {shown(candidate)}, which is not an entrant")
-    if schedule == "gauntlet" and not candidates:
+    if schedule == Schedule.GAUNTLET and not candidates:
         league.fail("candidates", "is required with schedule = 'gauntlet'")
     if len(set(candidates)) < len(candidates):
         repeated = next(c for c in candidates if candidates.count(c) > 1)
@@ -457,10 +474,13 @@ def load_league(path: str | Path) -> LeagueConfig:
             "schedule",
             f"= {schedule!r} would play {games:,} games ({how}), more than the "
             f"{MAX_GAMES:,} a league may play: "
-            + ("lower rounds, or use schedule = 'balanced' with fewer matches"
-               if schedule == "round-robin" else "lower matches, or use rotations = 'cyclic'"),
+            + (
+                "lower rounds, or use schedule = 'balanced' with fewer matches"
+                if schedule == Schedule.ROUND_ROBIN
+                else "lower matches, or use rotations = 'cyclic'"
+            ),
         )  # fmt: skip
-    if schedule != "round-robin" and matches * len(entrants) > MAX_DRAWS:
+    if schedule != Schedule.ROUND_ROBIN and matches * len(entrants) > MAX_DRAWS:
         league.fail(
             "matches",
             f"x entrants must be at most {MAX_DRAWS:,} with schedule = {schedule!r} (each "
@@ -473,7 +493,7 @@ def load_league(path: str | Path) -> LeagueConfig:
         name=name,
         game=game_name,
         seed=str(seed),
-        schedule=schedule,
+        schedule=Schedule(schedule),
         rounds=rounds,
         matches=matches,
         candidates=tuple(candidates),
@@ -532,9 +552,9 @@ def _limits(path: Path, data: Any) -> Limits:
         max_faults=lim.integer("max_faults", 5, 1, FAULTS_WHAT, MAX_FAULTS),
         time_bank=lim.checked("time_bank", 0.0, lambda v: seconds_problem("time_bank", v)),
         transport=TransportKind(lim.choice("transport", TRANSPORTS, TransportKind.STREAM)),
-        sandbox=lim.choice("sandbox", ("on", "off"), "on"),
+        sandbox=SandboxMode(lim.choice("sandbox", SANDBOX_MODES, SandboxMode.ON)),
         game_time=lim.checked("game_time", 0.0, lambda v: seconds_problem("game_time", v)),
-        clock=lim.choice("clock", CLOCKS, "wall"),
+        clock=Clock(lim.choice("clock", CLOCKS, Clock.WALL)),
         bot=bot,
     )
 

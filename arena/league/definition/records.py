@@ -8,7 +8,7 @@ machines) as they are, and no layer reaches into another's dicts.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +33,28 @@ class MatchOutcome:
 
 
 @dataclass(frozen=True)
+class EntrantFault:
+    """One fault of a replay, with the entrant whose seat made it. `charged` is False
+    for a fault the machine caused (an overloaded core made the bot late: the replay's
+    fault says `overload`): it is shown, but never counted against the bot."""
+
+    entrant: str
+    seat: int
+    kind: str
+    charged: bool
+    record: Mapping[str, Any]  # the replay's fault as it is stored
+
+
+def entrant_faults(players: Sequence[str], replay: Mapping[str, Any]) -> list[EntrantFault]:
+    """Every fault of `replay`, each with the entrant `players` seats where it was made:
+    the one place a fault's seat becomes an entrant and the overload rule is applied."""
+    return [
+        EntrantFault(players[f["seat"]], f["seat"], f["kind"], not f.get("overload"), f)
+        for f in replay["faults"]
+    ]
+
+
+@dataclass(frozen=True)
 class PlayedGame:
     """One game of a played match: which entrant sat where, and its replay."""
 
@@ -41,13 +63,16 @@ class PlayedGame:
     replay: Mapping[str, Any]  # the arena-replay/1 document
     decisions: int  # engine decisions, forced ones included
 
+    def faults(self) -> list[EntrantFault]:
+        """This game's faults, each with its entrant and whether it is charged."""
+        return entrant_faults(self.players, self.replay)
+
     def outcome(self) -> GameOutcome:
         replay = self.replay
         players = self.players
         faults = dict.fromkeys(players, 0)
-        for fault in replay["faults"]:
-            if not fault.get("overload"):  # the machine's doing: not charged to the bot
-                faults[players[fault["seat"]]] += 1
+        for fault in self.faults():
+            faults[fault.entrant] += fault.charged
         deals = [dict(zip(players, d["scores"], strict=True)) for d in replay["deals"]]
         totals = dict(zip(players, replay["totals"], strict=True))
         return GameOutcome(self.rotation, totals, faults, deals)

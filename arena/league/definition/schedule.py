@@ -25,8 +25,20 @@ import itertools
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
-SCHEDULES = ("round-robin", "balanced", "gauntlet")
+
+class Schedule(StrEnum):
+    """How a league chooses its tables (docs/leagues.md, "Schedules")."""
+
+    ROUND_ROBIN = "round-robin"
+    BALANCED = "balanced"
+    GAUNTLET = "gauntlet"
+    PLAY = "play"  # `arena play --db`: games stored as they come, no schedule of their own
+
+
+SCHEDULES = (Schedule.ROUND_ROBIN, Schedule.BALANCED, Schedule.GAUNTLET)
+"""The schedules a league file may choose."""
 BALANCED_ATTEMPTS = 8  # greedy tables tried per balanced match; the best is kept
 
 
@@ -71,14 +83,14 @@ def build_schedule(
     for step in steps:
         _check_entrants(list(step.entrants), seats)
     _check_growth(steps)
-    if schedule == "round-robin":
+    if schedule == Schedule.ROUND_ROBIN:
         tables = _round_robin(steps, seats)
-    elif schedule == "balanced":
+    elif schedule == Schedule.BALANCED:
         tables = _balanced(steps, seats, _rng(seed, schedule))
-    elif schedule == "gauntlet":
+    elif schedule == Schedule.GAUNTLET:
         tables = _gauntlet(steps, seats, list(candidates), _rng(seed, schedule))
     else:
-        allowed = ", ".join(repr(s) for s in SCHEDULES)
+        allowed = ", ".join(repr(s.value) for s in SCHEDULES)
         raise ValueError(f"unknown schedule {schedule!r}: must be one of {allowed}")
     return [ScheduledMatch(i, table, f"{seed}/{i}") for i, table in enumerate(tables)]
 

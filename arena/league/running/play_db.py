@@ -19,15 +19,19 @@ seed or rules differ, and at its first game when its players do.
 from __future__ import annotations
 
 import time
+from dataclasses import fields
 from pathlib import Path
 
 import sqlite_utils
 
+from arena.bots.remote.settings import RemoteSettings
+from arena.bots.sandbox import SandboxMode
 from arena.bots.sessions import GamePlayed, MatchPlayed, SessionRequest
 from arena.errors import ConfigError
 from arena.games import get_game
 from arena.league.definition.config import RATE_BY_DEFAULT, Entrant, LeagueConfig, Limits, Ratings
 from arena.league.definition.records import PlayedGame, PlayedMatch
+from arena.league.definition.schedule import Schedule
 from arena.league.standings.ratings import MatchOutcome, Rater, rate_prefix
 from arena.league.store import (
     append_ratings,
@@ -41,8 +45,9 @@ from arena.league.store import (
     stored_deal_key,
     stored_match_indexes,
 )
+from arena.play.matches import Rotations
 
-PLAY_SCHEDULE = "play"  # the schedule a play session's league is stored with
+PLAY_SCHEDULE = Schedule.PLAY  # the schedule a play session's league is stored with
 SOURCE = Path("arena play")  # what the league's `file` records, and errors name
 
 
@@ -151,18 +156,16 @@ class PlayRecorder:
             rounds=1,
             matches=0,
             candidates=(),
-            rotations="cyclic",
+            rotations=Rotations.CYCLIC,
             rate_by=RATE_BY_DEFAULT,
             forfeit_faults=1,
             rules=dict(request.rules),
             limits=Limits(
-                move_timeout=remote.move_timeout,
-                startup_timeout=remote.startup_timeout,
+                **{f.name: getattr(remote, f.name) for f in fields(RemoteSettings)},
                 max_faults=request.referee.max_faults,
-                time_bank=remote.time_bank,
-                transport=remote.transport,
-                game_time=remote.game_time,
-                sandbox="on" if request.sandbox is not None and request.sandbox.enabled else "off",
+                sandbox=SandboxMode.ON
+                if request.sandbox is not None and request.sandbox.enabled
+                else SandboxMode.OFF,
             ),
             ratings=Ratings(),
             entrants=tuple(

@@ -13,7 +13,7 @@ from typing import Any
 
 import trueskill
 
-from arena.league.definition.config import Ratings
+from arena.league.definition.config import RateBy, Ratings
 from arena.league.definition.records import GameOutcome, MatchOutcome
 
 __all__ = ["GameOutcome", "MatchOutcome", "Rater", "rate_prefix", "rating_updates", "ranking"]
@@ -85,10 +85,10 @@ def rating_updates(
       numbers played in every rotation are used. Faults are the match's in every update.
     """
     entrants = match.entrants
-    if rate_by == "game":
+    if rate_by == RateBy.GAME:
         return [(g.rotation, g.totals, g.faults) for g in match.games]
     faults = {e: sum(g.faults[e] for g in match.games) for e in entrants}
-    if rate_by == "deal":
+    if rate_by == RateBy.DEAL:
         count = min((len(g.deals) for g in match.games), default=0)
         return [
             (-1, {e: sum(g.deals[k].get(e, 0) for g in match.games) for e in entrants}, faults)

@@ -255,9 +255,8 @@ def store_match(db: sqlite_utils.Database, league_id: int, match: PlayedMatch) -
                 .last_pk
             )
             fault_counts = [0] * len(players)
-            for fault in replay["faults"]:
-                if not fault.get("overload"):  # the machine's doing: not charged (records.py)
-                    fault_counts[fault["seat"]] += 1
+            for fault in game.faults():
+                fault_counts[fault.seat] += fault.charged
             think = replay.get("think") or [None] * len(players)
             db["results"].insert_all(
                 {
@@ -297,10 +296,10 @@ def store_match(db: sqlite_utils.Database, league_id: int, match: PlayedMatch) -
                     "game_id": game_id,
                     "match_id": match_id,
                     "league_id": league_id,
-                    "entrant": players[f["seat"]],
-                    "seat": f["seat"],
+                    "entrant": fault.entrant,
+                    "seat": fault.seat,
                     "deal": f["deal"],
-                    "kind": f["kind"],
+                    "kind": fault.kind,
                     "detail": f["detail"],
                     "decision": f.get("decision"),  # replays before these keys: NULL
                     "event": f.get("event"),
@@ -308,7 +307,8 @@ def store_match(db: sqlite_utils.Database, league_id: int, match: PlayedMatch) -
                     "got": f.get("got"),
                     "log": f.get("log") or None,
                 }
-                for f in replay["faults"]
+                for fault in game.faults()
+                for f in [fault.record]
             )
         if "live_matches" in db.table_names():  # stored: no longer in flight
             db.execute(

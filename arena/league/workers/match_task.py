@@ -26,7 +26,7 @@ from arena.league.definition.config import LeagueConfig
 from arena.league.definition.records import PlayedMatch
 from arena.league.definition.schedule import ScheduledMatch
 from arena.league.workers.bot_archives import ShippedBot, cache_root, unpacked, worker_folder
-from arena.league.workers.worker import close_worker_pool, play_scheduled_match
+from arena.league.workers.worker import Lifecycle, close_worker_pool, play_scheduled_match
 from arena.play.faults import FaultKind
 
 LOG_VARIABLE = "ARENA_WORKER_LOGS"  # where a cluster worker keeps its bots' logs
@@ -40,7 +40,7 @@ class MatchTask:
     match: ScheduledMatch
     log_dir: str  # the run's log folder on the main machine
     db_path: str = ""  # the league's database, hidden from bots (and the live file's)
-    lifecycle: str = "league"
+    lifecycle: Lifecycle = Lifecycle.LEAGUE
     shipped: Mapping[str, ShippedBot] = field(default_factory=dict)  # by entrant
     # Entrants that started in the main process's pre-flight check: one that cannot
     # start in this worker is the worker's fault (a runtime missing there), not the bot's.
@@ -92,10 +92,9 @@ def play_task(task: MatchTask, archives: Mapping[str, bytes] | None = None) -> P
         not task.elsewhere,
     )
     for game in played.games:
-        for fault in game.replay["faults"]:
-            entrant = game.players[fault["seat"]]
-            if fault["kind"] == FaultKind.START_FAILURE and entrant in task.must_start:
-                raise BotCannotStart(name, entrant, fault["detail"])
+        for fault in game.faults():
+            if fault.kind == FaultKind.START_FAILURE and fault.entrant in task.must_start:
+                raise BotCannotStart(name, fault.entrant, fault.record["detail"])
     return dataclasses.replace(played, worker=name)
 
 

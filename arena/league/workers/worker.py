@@ -18,11 +18,12 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
+from enum import StrEnum
 from pathlib import Path
 
 from arena.bots.cgroups import entrant_group
 from arena.bots.process import become_subreaper, descendants, kill_all_now
-from arena.bots.remote.settings import RemoteSettings
+from arena.bots.remote.settings import RemoteSettings, remote_settings
 from arena.bots.rotation_pool import RotationPool, Seat, seat_log
 from arena.bots.sandbox import Sandbox
 from arena.bots.spec import make_player, started_players
@@ -89,12 +90,18 @@ def _alive(pids: set[int]) -> bool:
     return False
 
 
-LIFECYCLES = ("league", "match")
-"""How a worker keeps its bots: `league` (the rule) a process per (entrant, rotation),
-kept for the whole league (arena/bots/rotation_pool.py); `match` the lifecycle before
-it, one process per entrant started for every match and playing all its rotations,
-kept only so that `arena bench league` can measure the two in one run: a bot so kept
-meets every deal of a match again in each rotation."""
+class Lifecycle(StrEnum):
+    """How a worker keeps its bots: `league` (the rule) a process per (entrant,
+    rotation), kept for the whole league (arena/bots/rotation_pool.py); `match` the
+    lifecycle before it, one process per entrant started for every match and playing
+    all its rotations, kept only so that `arena bench league` can measure the two in one
+    run: a bot so kept meets every deal of a match again in each rotation."""
+
+    LEAGUE = "league"
+    MATCH = "match"
+
+
+LIFECYCLES = tuple(Lifecycle)
 
 OVERLOAD_REPLAYS = 3  # times a match is played again when the machine made a bot late;
 # after them the last play is stored, its faults saying the machine was overloaded
@@ -108,7 +115,7 @@ def play_scheduled_match(
     match: ScheduledMatch,
     log_dir: str,
     db_path: str = "",
-    lifecycle: str = "league",
+    lifecycle: Lifecycle = Lifecycle.LEAGUE,
     live_file: bool = True,
 ) -> PlayedMatch:
     """Play one scheduled match in this process and return it for storage (and, when
@@ -125,7 +132,7 @@ def play_scheduled_match(
     settings = RefereeSettings(max_faults=config.limits.max_faults)
     started = time.monotonic()
     replays = 0
-    if lifecycle == "match":
+    if lifecycle == Lifecycle.MATCH:
         specs = [bots[name] for name in match.entrants]
         with league_players(
             config, specs, Path(log_dir), db_path, f"match{match.index:05d}-", True
@@ -251,11 +258,8 @@ def league_pool(config: LeagueConfig, log_dir: Path, db_path: str | Path = "") -
 
 
 def _remote_settings(config: LeagueConfig) -> RemoteSettings:
-    limits = config.limits
-    return RemoteSettings(
-        limits.move_timeout, limits.startup_timeout, limits.time_bank, limits.transport,
-        game_time=limits.game_time, clock=limits.clock,
-    )  # fmt: skip
+    """Each bot's limits, as the league file's `[limits]` gives them."""
+    return remote_settings(config.limits)
 
 
 def league_players(
