@@ -63,7 +63,7 @@ def first_turns(game_name: str, seed: str | None = None) -> dict[str, dict[str, 
         players,
         seed,
         game.parse_options({}),
-        RefereeSettings(ask_forced=True),
+        settings=RefereeSettings(ask_forced=True),
         names=[f"bot{seat}" for seat in range(game.seats)],
     )
     missing = [kind for kind in game.decision_kinds if kind not in kept]

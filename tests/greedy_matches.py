@@ -31,7 +31,7 @@ def rotated_match(
     for rotation in range(seats):
         bots = [SdkPlayer(bot)] + [opponent() for _ in range(seats - 1)]
         players = [bots[(seat + rotation) % seats] for seat in range(seats)]
-        result = play_game(game, players, seed, options, settings)
+        result = play_game(game, players, seed, options, settings=settings)
         faults += len(result.faults)
         replays.append(result.replay)
         for seat, total in enumerate(result.totals):

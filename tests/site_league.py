@@ -98,11 +98,21 @@ def live_match(db_path: Path, rotation: int, steps: int) -> tuple[str, object]:
     options = game.parse_options({"kingdoms": 1})
     db = open_db(db_path)
     league_id = league_id_by_name(db, "trix-site")[0]
-    mark_in_flight(db, league_id, 100, ["greedy", "random", "first", "illegal"], os.getpid())
+    mark_in_flight(
+        db, league_id, 100, ["greedy", "random", "first", "illegal"], run_pid=os.getpid()
+    )
     db.close()
     names = [["greedy", "random", "first", "illegal"]] * 4
     seed = game_seed("0123456789abcdef0123456789abcdef", "public")
-    live = LiveMatch(db_path, game, "trix-site", 100, names, seed, game.options_dict(options))
+    live = LiveMatch(
+        db_path,
+        game,
+        "trix-site",
+        idx=100,
+        rotation_names=names,
+        seed=seed,
+        options=game.options_dict(options),
+    )
     for _ in range(rotation + 1):
         live.next_game()
     state = game.new_game(seed, options)

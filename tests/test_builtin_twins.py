@@ -24,14 +24,17 @@ SHORT = GAME.parse_options({"kingdoms": 1})
 
 def _replay(first_seat: object, seed: str) -> dict:
     players = [first_seat, *(make_builtin("random") for _ in range(3))]
-    return _without_think(play_game(GAME, players, seed, SHORT, ASK_ALL).replay)
+    return _without_think(play_game(GAME, players, seed, SHORT, settings=ASK_ALL).replay)
 
 
 def test_builtin_greedy_plays_the_external_greedy_bots_game(tmp_path) -> None:
     with started_players(
-        ["python -m arena.strategies.greedy"], "trix", GAME.options_dict(SHORT),
-        RemoteSettings(startup_timeout=30), tmp_path,
-    ) as (external,):  # fmt: skip
+        ["python -m arena.strategies.greedy"],
+        "trix",
+        GAME.options_dict(SHORT),
+        settings=RemoteSettings(startup_timeout=30),
+        log_dir=tmp_path,
+    ) as (external,):
         remote = _replay(external, "twin-greedy")
     builtin = _replay(make_builtin("greedy"), "twin-greedy")
     assert remote["faults"] == [] and builtin["faults"] == []
@@ -50,13 +53,16 @@ def test_builtin_sampler_plays_the_external_sampler_bots_game(tmp_path, game_nam
     def replay(first_seat: object) -> dict:
         others = [make_builtin("random") for _ in range(game.seats - 1)]
         return _without_think(
-            play_game(game, [first_seat, *others], "twin-sampler", options, ASK_ALL).replay
+            play_game(game, [first_seat, *others], "twin-sampler", options, settings=ASK_ALL).replay
         )
 
     with started_players(
-        [command], game_name, game.options_dict(options),
-        RemoteSettings(startup_timeout=30), tmp_path,
-    ) as (external,):  # fmt: skip
+        [command],
+        game_name,
+        game.options_dict(options),
+        settings=RemoteSettings(startup_timeout=30),
+        log_dir=tmp_path,
+    ) as (external,):
         remote = replay(external)
     builtin = replay(SamplerPlayer(budget_ms=5000, samples=2))
     assert remote["faults"] == [] and builtin["faults"] == []

@@ -53,8 +53,10 @@ def _slow_bot(tmp_path: Path, sleeps: dict[int, float]) -> str:
 def _faults(spec: str, tmp_path: Path, transport: str, move_timeout: float = 0.3):
     settings = RemoteSettings(move_timeout, 10.0, 0.0, transport)
     specs = [spec, "builtin:first", "builtin:first", "builtin:first"]
-    with started_players(specs, "trix", GAME.options_dict(SHORT), settings, tmp_path) as players:
-        result = play_game(GAME, players, "busy", SHORT, RefereeSettings(max_faults=20))
+    with started_players(
+        specs, "trix", GAME.options_dict(SHORT), settings=settings, log_dir=tmp_path
+    ) as players:
+        result = play_game(GAME, players, "busy", SHORT, settings=RefereeSettings(max_faults=20))
     return {f.decision: f.detail for f in result.faults if f.seat == 0}
 
 

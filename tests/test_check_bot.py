@@ -90,7 +90,7 @@ def _asked(game_seed: str, seat: int, bot) -> tuple[set[str], set[str]]:
 
     players = [FirstBot() for _ in range(4)]
     players[seat] = Recorder(bot.name)
-    result = play_game(TRIX, players, game_seed, OPTIONS, RefereeSettings(ask_forced=True))
+    result = play_game(TRIX, players, game_seed, OPTIONS, settings=RefereeSettings(ask_forced=True))
     kings = {d["number"]: d["king"] for d in result.replay["deals"]}
     return kinds, {kind for deal, kind in first.items() if kings[deal] != seat}
 
@@ -129,9 +129,17 @@ def test_a_trix_bot_that_plays_the_last_action_is_covered_in_one_game(tmp_path) 
 def test_a_trianon_bot_that_never_bids_passes_with_the_reason(tmp_path) -> None:
     result = runner.invoke(
         app,
-        ["check-bot", _bot(tmp_path, "never", NEVER_BIDS), "--game", "trianon",
-         "--sandbox", "off", "--logs", str(tmp_path / "logs")],
-    )  # fmt: skip
+        [
+            "check-bot",
+            _bot(tmp_path, "never", NEVER_BIDS),
+            "--game",
+            "trianon",
+            "--sandbox",
+            "off",
+            "--logs",
+            str(tmp_path / "logs"),
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "decision kinds missing raise" in result.output
     assert "  - raise: never bid, so was never asked to raise: not a fault" in result.output
@@ -147,9 +155,14 @@ def test_a_trianon_bot_that_bids_is_made_declarer_and_asked_to_raise(tmp_path) -
 def _report(game: str, seen: set[str], faults: Counter[str] | None = None) -> CheckReport:
     needed = tuple(get_game(game).decision_kinds)
     return CheckReport(
-        "python bot.py", game=game, name="bot", kinds_needed=needed, kinds_seen=seen,
-        faults=faults or Counter(), games=1,
-    )  # fmt: skip
+        "python bot.py",
+        game=game,
+        name="bot",
+        kinds_needed=needed,
+        kinds_seen=seen,
+        faults=faults or Counter(),
+        games=1,
+    )
 
 
 def test_what_was_not_met_is_explained_and_fails_only_with_faults() -> None:

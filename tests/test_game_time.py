@@ -26,8 +26,12 @@ OPTIONS = GAME.parse_options({"kingdoms": "1"})
 def test_a_bot_that_spends_its_game_time_plays_fallbacks_for_the_rest(tmp_path) -> None:
     settings = RemoteSettings(move_timeout=0.5, startup_timeout=10.0, game_time=1.0)
     specs = [f"python {THINKER} 0.2", "builtin:first", "builtin:random", "builtin:first"]
-    with started_players(specs, "trix", GAME.options_dict(OPTIONS), settings, tmp_path) as players:
-        result = play_game(GAME, players, "budget", OPTIONS, RefereeSettings(max_faults=100))
+    with started_players(
+        specs, "trix", GAME.options_dict(OPTIONS), settings=settings, log_dir=tmp_path
+    ) as players:
+        result = play_game(
+            GAME, players, "budget", OPTIONS, settings=RefereeSettings(max_faults=100)
+        )
         log = players[0].log_path.read_text()
     asked = [line for line in log.splitlines() if line.startswith("asked ")]
     seat0 = [f for f in result.faults if f.seat == 0]
@@ -50,9 +54,14 @@ def _play(tmp_path: Path, bot: str, settings: RemoteSettings):
 
     specs = [f"python {THINKER} {bot}", "builtin:first", "builtin:random", "builtin:first"]
     with started_players(
-        specs, "trix", GAME.options_dict(OPTIONS), settings, tmp_path, sandbox=Sandbox()
+        specs,
+        "trix",
+        GAME.options_dict(OPTIONS),
+        settings=settings,
+        log_dir=tmp_path,
+        sandbox=Sandbox(),
     ) as players:
-        result = play_game(GAME, players, "clock", OPTIONS, RefereeSettings(max_faults=3))
+        result = play_game(GAME, players, "clock", OPTIONS, settings=RefereeSettings(max_faults=3))
         cpu = list(players[0].cpu_latencies)
     return [f for f in result.faults if f.seat == 0], cpu, result
 

@@ -50,7 +50,7 @@ def test_every_decision_kind_is_answered_legally(doubling: bool) -> None:
     for rotation in range(4):
         bots = [SdkPlayer(bot), RandomBot(), RandomBot(), RandomBot()]
         players = [bots[(seat + rotation) % 4] for seat in range(4)]
-        result = play_game(GAME, players, f"forced-{rotation}", options, settings)
+        result = play_game(GAME, players, f"forced-{rotation}", options, settings=settings)
         assert result.faults == []
 
 
@@ -271,9 +271,13 @@ def test_trianon_every_decision_kind_is_answered_legally(opponent: type[FirstBot
     bots that always pass (builtin:first) it also declares (and decides to keep or
     raise) and plays Trianon rounds; any illegal answer or exception is a fault."""
     _, _, faults, replays = rotated_match(
-        TRIANON, TRIANON_OPTIONS, "forced", GreedyBot(), opponent,
+        TRIANON,
+        TRIANON_OPTIONS,
+        "forced",
+        GreedyBot(),
+        opponent,
         RefereeSettings(ask_forced=True),
-    )  # fmt: skip
+    )
     assert faults == 0
     if opponent is FirstBot:
         answers, declared, rounds = set(), [], 0

@@ -28,7 +28,7 @@ def test_greedy_beats_random_over_seat_rotated_trianon_matches() -> None:
 def test_greedy_answers_every_trianon_decision_legally() -> None:
     for seed in ("forced-1", "forced-2"):
         players = [SdkPlayer(BOT), SdkPlayer(BOT), RandomBot()]
-        result = play_game(GAME, players, seed, OPTIONS, RefereeSettings(ask_forced=True))
+        result = play_game(GAME, players, seed, OPTIONS, settings=RefereeSettings(ask_forced=True))
         assert result.faults == []
 
 
@@ -46,7 +46,7 @@ def _bid_turn(hand: list[str], legal: list[pb.Action]) -> Turn:
             cards_left=[12, 12, 12],
             tricks_won=[0, 0, 0],
             totals=[0, 0, 0],
-        ),  # fmt: skip
+        ),
         legal=legal,
     )
     return Turn(request)

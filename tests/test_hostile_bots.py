@@ -119,10 +119,17 @@ def play_hostile(
     sandbox = Sandbox(limits=limits, hidden=(host.db,))
     before = frozenset(descendants(os.getpid()))  # e.g. multiprocessing's resource tracker
     with started_players(
-        specs, "trix", GAME.options_dict(ONE_KINGDOM), settings, logs,
-        tolerate_start_failures=True, sandbox=sandbox,
-    ) as players:  # fmt: skip
-        result = play_game(GAME, players, "hostile", ONE_KINGDOM, RefereeSettings(max_faults=3))
+        specs,
+        "trix",
+        GAME.options_dict(ONE_KINGDOM),
+        settings=settings,
+        log_dir=logs,
+        tolerate_start_failures=True,
+        sandbox=sandbox,
+    ) as players:
+        result = play_game(
+            GAME, players, "hostile", ONE_KINGDOM, settings=RefereeSettings(max_faults=3)
+        )
         result.before = before  # type: ignore[attr-defined]
         result.slot_users = {  # type: ignore[attr-defined]
             p.process.slot.uid
@@ -235,8 +242,16 @@ def test_a_flood_of_output_is_capped_in_the_log(host, tmp_path) -> None:
 
 def test_host_files_and_other_bots_folders_cannot_be_read(host, tmp_path) -> None:
     repo = Path(__file__).parent.parent
-    targets = [host.db, SAMPLE_BOTS, SAMPLE_BOTS / "random_bot.py", repo / "leagues",
-               repo / "pyproject.toml", repo / ".git", tmp_path, Path("/etc/shadow")]  # fmt: skip
+    targets = [
+        host.db,
+        SAMPLE_BOTS,
+        SAMPLE_BOTS / "random_bot.py",
+        repo / "leagues",
+        repo / "pyproject.toml",
+        repo / ".git",
+        tmp_path,
+        Path("/etc/shadow"),
+    ]
     result, log = play_hostile("snoop_bot.py", host, tmp_path, *map(str, targets))
     assert _reported(log, "SAW") == [], log[-2000:]
     assert len(_reported(log, "blocked")) == len(targets), log[-2000:]
@@ -305,8 +320,15 @@ def test_process_1_of_the_sandbox_shows_no_bound_path(host, tmp_path) -> None:
     seen = _reported(log, "pid1")
     assert seen, log[-1000:]
     line = seen[0]
-    for shown in ("--bind", "--ro-bind", "--setenv", "arena-slots", "/etc", str(host.db),
-                  str(tmp_path)):  # fmt: skip
+    for shown in (
+        "--bind",
+        "--ro-bind",
+        "--setenv",
+        "arena-slots",
+        "/etc",
+        str(host.db),
+        str(tmp_path),
+    ):
         assert shown not in line, line
     assert "--args" in line  # bubblewrap read its options from a descriptor it closed
     assert _reported(log, "fds ['0', '1', '2'"), log[-1000:]
@@ -340,13 +362,26 @@ def test_the_hostile_suite_has_a_bot_per_behaviour() -> None:
     bots = sorted(p.name for p in HOSTILE.glob("*_bot.py"))
     assert len(bots) >= 15
     tested = set(FAULTING) | {
-        "swap_bot.py", "midswap_bot.py", "forkbomb_bot.py", "heap_bot.py", "shm_bot.py",
-        "files_bot.py", "flood_bot.py", "snoop_bot.py", "net_bot.py",
-        "fork_hoard_bot.py", "shared_hoard_bot.py", "memfd_hoard_bot.py",
-        "userns_tmpfs_bot.py", "keyring_bot.py", "share_fill_bot.py", "cmdline_bot.py",
+        "swap_bot.py",
+        "midswap_bot.py",
+        "forkbomb_bot.py",
+        "heap_bot.py",
+        "shm_bot.py",
+        "files_bot.py",
+        "flood_bot.py",
+        "snoop_bot.py",
+        "net_bot.py",
+        "fork_hoard_bot.py",
+        "shared_hoard_bot.py",
+        "memfd_hoard_bot.py",
+        "userns_tmpfs_bot.py",
+        "keyring_bot.py",
+        "share_fill_bot.py",
+        "cmdline_bot.py",
         "spin_children_bot.py",
         "spy_bot.py",  # tests/test_information_hiding.py
-        "seed_guess_bot.py", "deal_memory_bot.py",  # tests/test_fair_deals.py
+        "seed_guess_bot.py",
+        "deal_memory_bot.py",  # tests/test_fair_deals.py
         "timing_probe_bot.py",  # tests/test_timing_leaks.py
-    }  # fmt: skip
+    }
     assert set(bots) == tested

@@ -179,9 +179,11 @@ def play_with_spy(game_name: str, options: dict, seat: int, transport: str, tmp_
     parsed = game.parse_options(options)
     settings = RemoteSettings(move_timeout=2.0, startup_timeout=10.0, transport=transport)
     with started_players(
-        specs, game_name, game.options_dict(parsed), settings, tmp_path
+        specs, game_name, game.options_dict(parsed), settings=settings, log_dir=tmp_path
     ) as players:
-        result = play_game(game, players, f"spy-{seat}", parsed, RefereeSettings(ask_forced=True))
+        result = play_game(
+            game, players, f"spy-{seat}", parsed, settings=RefereeSettings(ask_forced=True)
+        )
     path = write_replay(tmp_path / "replays", seat, result.replay)
     assert result.faults == []
     return json.loads(path.read_text()), record

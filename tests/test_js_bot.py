@@ -252,7 +252,12 @@ class StreamPlayer:
         game = get_game(start.game)
         self._codec = WireCodec(game)
         self._info = game_info(
-            start.game, start.seed, start.seat, start.seed, start.players, start.options
+            start.game,
+            start.seed,
+            start.seat,
+            seed=start.seed,
+            players=start.players,
+            options=start.options,
         )
         self._info_bytes = game_info_bytes(self._info)
         self._replies = self._play(iter(self._outbox.get, None), timeout=60)
@@ -260,7 +265,7 @@ class StreamPlayer:
     def act(self, decision):
         self.decisions += 1
         request = self._codec.decision_bytes(
-            decision.view, decision.legal, self.decisions, self._info_bytes, 1000
+            decision.view, decision.legal, self.decisions, self._info_bytes, time_ms=1000
         )
         self._outbox.put(wrap_decision(request))
         reply = next(self._replies)

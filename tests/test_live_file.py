@@ -17,7 +17,15 @@ def _live(tmp_path) -> tuple[LiveMatch, object]:
     game = get_game("trix")
     options = game.parse_options({"kingdoms": 1})
     names = [["a", "b", "c", "d"], ["d", "a", "b", "c"]]
-    live = LiveMatch(tmp_path / "x.db", game, "lg", 3, names, "seed", game.options_dict(options))
+    live = LiveMatch(
+        tmp_path / "x.db",
+        game,
+        "lg",
+        idx=3,
+        rotation_names=names,
+        seed="seed",
+        options=game.options_dict(options),
+    )
     return live, game.new_game("seed", options)
 
 

@@ -47,7 +47,13 @@ def test_a_pooled_bot_that_is_not_playing_is_frozen(tmp_path) -> None:
     sandbox = Sandbox()
 
     def make(seat: Seat):
-        return make_player(seat.spec, settings, tmp_path / f"{seat.rotation}.log", ROOT, sandbox)
+        return make_player(
+            seat.spec,
+            settings,
+            log_path=tmp_path / f"{seat.rotation}.log",
+            base_dir=ROOT,
+            sandbox=sandbox,
+        )
 
     pool = RotationPool(make, "trix", {"kingdoms": 1}, tolerate_start_failures=False)
     try:
@@ -77,7 +83,13 @@ def test_one_entrants_processes_share_one_cpu_quota(tmp_path) -> None:
     sandbox = dataclasses.replace(Sandbox(), group=entrant_group(os.getpid(), "test-hog"))
 
     def make(seat: Seat):
-        return make_player(seat.spec, settings, tmp_path / f"{seat.rotation}.log", ROOT, sandbox)
+        return make_player(
+            seat.spec,
+            settings,
+            log_path=tmp_path / f"{seat.rotation}.log",
+            base_dir=ROOT,
+            sandbox=sandbox,
+        )
 
     pool = RotationPool(make, "trix", {"kingdoms": 1}, tolerate_start_failures=False)
     try:

@@ -275,7 +275,12 @@ def test_the_check_starts_entrants_together_and_ends_every_process(tmp_path, san
     try:
         started = time.monotonic()
         checks = check_entrants(
-            config, silent, folder / "logs", folder / "x.db", parallel=4, say=lines.append
+            config,
+            silent,
+            log_dir=folder / "logs",
+            db_path=folder / "x.db",
+            parallel=4,
+            say=lines.append,
         )
         together = time.monotonic() - started
         assert [c.name for c in checks] == silent and not any(c.ok for c in checks)
@@ -283,12 +288,14 @@ def test_the_check_starts_entrants_together_and_ends_every_process(tmp_path, san
         assert marked_processes(str(folder / "bots")) == []
 
         started = time.monotonic()
-        check_entrants(config, silent, folder / "logs", folder / "x.db", parallel=2)
+        check_entrants(config, silent, log_dir=folder / "logs", db_path=folder / "x.db", parallel=2)
         assert time.monotonic() - started >= 4.0  # bounded: two at a time
         assert marked_processes(str(folder / "bots")) == []
 
         names = [e.name for e in config.entrants]
-        checks = check_entrants(config, names, folder / "logs", folder / "x.db", parallel=8)
+        checks = check_entrants(
+            config, names, log_dir=folder / "logs", db_path=folder / "x.db", parallel=8
+        )
         by_name = {c.name: c for c in checks}
         assert "first" not in by_name  # builtin: nothing to start
         assert by_name["good"].ok and by_name["exits"].log.endswith(".log")
@@ -313,7 +320,9 @@ def test_a_grpc_entrant_is_greeted_by_the_check(tmp_path) -> None:
         path.write_text(
             path.read_text() + f'\n[[entrant]]\nname = "remote"\nbot = "grpc:{address}"\n'
         )
-        checks = check_entrants(load_league(path), ["remote"], folder / "logs", folder / "x.db")
+        checks = check_entrants(
+            load_league(path), ["remote"], log_dir=folder / "logs", db_path=folder / "x.db"
+        )
         assert [(c.name, c.ok) for c in checks] == [("remote", True)]
     finally:
         process.terminate()

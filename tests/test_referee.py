@@ -37,17 +37,31 @@ class FaultyBot(FirstBot):
 def test_replay_has_the_documented_shape() -> None:
     replay = play_game(GAME, [RandomBot() for _ in range(4)], "shape", SHORT).replay
     assert list(replay) == [
-        "format", "game", "options", "seed", "players", "deals", "totals", "ranks", "faults",
-    ]  # fmt: skip
+        "format",
+        "game",
+        "options",
+        "seed",
+        "players",
+        "deals",
+        "totals",
+        "ranks",
+        "faults",
+    ]
     assert replay["format"] == "arena-replay/1" and replay["game"] == "trix"
     assert replay["options"] == {
-        "doubling": True, "kingdoms": 1, "tiebreak": "none", "first_king_card": "7H",
+        "doubling": True,
+        "kingdoms": 1,
+        "tiebreak": "none",
+        "first_king_card": "7H",
         "partners": False,
-    }  # fmt: skip
+    }
     deal = replay["deals"][0]
     assert list(deal) == ["number", "king", "hands", "events", "scores"]
-    assert deal["events"][0] == {"seat": deal["king"], "type": "contract",
-                                 "contract": deal["events"][0]["contract"]}  # fmt: skip
+    assert deal["events"][0] == {
+        "seat": deal["king"],
+        "type": "contract",
+        "contract": deal["events"][0]["contract"],
+    }
     assert all(len(h) == 13 for h in deal["hands"])
     json.dumps(replay)  # plain JSON
 
@@ -61,7 +75,7 @@ def test_same_seed_same_replay() -> None:
 def test_illegal_answers_become_fallback_moves_and_faults() -> None:
     settings = RefereeSettings(max_faults=3)
     bots = [IllegalBot("bad"), FirstBot(), FirstBot(), FirstBot()]
-    result = play_game(GAME, bots, "illegal", SHORT, settings)
+    result = play_game(GAME, bots, "illegal", SHORT, settings=settings)
     faults = result.replay["faults"]
     assert len(faults) == 3 and all(f["kind"] == "illegal" and f["seat"] == 0 for f in faults)
     assert "not legal" in faults[0]["detail"]
@@ -74,8 +88,10 @@ def test_illegal_answers_become_fallback_moves_and_faults() -> None:
     assert len(autos) == asked_by_seat(GAME, clean, SHORT)[0] > 3
     assert {e["seat"] for e in autos} == {0}
     assert result.replay["totals"] == clean["totals"]
-    strip = [[{k: v for k, v in e.items() if k != "auto"} for e in d["events"]]
-             for d in result.replay["deals"]]  # fmt: skip
+    strip = [
+        [{k: v for k, v in e.items() if k != "auto"} for e in d["events"]]
+        for d in result.replay["deals"]
+    ]
     assert strip == [d["events"] for d in clean["deals"]]
 
 
@@ -111,7 +127,9 @@ def test_forced_moves_are_not_asked_unless_told() -> None:
     quiet = [Counter() for _ in range(4)]
     result = play_game(GAME, quiet, "forced", SHORT)
     eager = [Counter() for _ in range(4)]
-    eager_result = play_game(GAME, eager, "forced", SHORT, RefereeSettings(ask_forced=True))
+    eager_result = play_game(
+        GAME, eager, "forced", SHORT, settings=RefereeSettings(ask_forced=True)
+    )
     assert result.faults == [] and eager_result.faults == []
     assert [b.wrong_views for b in quiet + eager] == [[]] * 8
     assert all(b.asked > 0 for b in quiet)  # every seat's view was looked at

@@ -36,15 +36,22 @@ def scripted(*flags: str) -> str:
     return f"python {SCRIPTED} " + " ".join(flags)
 
 
-def play_with(spec: str, tmp_path: Path, settings: RemoteSettings = FAST, transport="stream",
-              referee: RefereeSettings | None = None):  # fmt: skip
+def play_with(
+    spec: str,
+    tmp_path: Path,
+    settings: RemoteSettings = FAST,
+    transport="stream",
+    referee: RefereeSettings | None = None,
+):
     settings = RemoteSettings(
         settings.move_timeout, settings.startup_timeout, settings.time_bank, transport
     )
     specs = [spec, "builtin:first", "builtin:random", "builtin:first"]
-    with started_players(specs, "trix", GAME.options_dict(SHORT), settings, tmp_path) as players:
+    with started_players(
+        specs, "trix", GAME.options_dict(SHORT), settings=settings, log_dir=tmp_path
+    ) as players:
         bot = players[0]
-        result = play_game(GAME, players, "remote-test", SHORT, referee)
+        result = play_game(GAME, players, "remote-test", SHORT, settings=referee)
         pids = {bot.process.pid} if isinstance(bot, RemotePlayer) and bot.process else set()
         restarts = bot._restarts if isinstance(bot, RemotePlayer) else 0
     return result, pids, restarts
@@ -142,7 +149,9 @@ def test_max_faults_then_all_fallbacks(tmp_path) -> None:
 
 def test_a_bot_that_refuses_the_handshake_is_a_clear_start_failure(tmp_path) -> None:
     with pytest.raises(BotStartError, match="refuses on purpose"):
-        with started_players([scripted("--fault", "refuse")], "trix", {}, FAST, tmp_path):
+        with started_players(
+            [scripted("--fault", "refuse")], "trix", {}, settings=FAST, log_dir=tmp_path
+        ):
             pass
 
 
@@ -150,7 +159,9 @@ def test_a_bot_that_never_listens_fails_within_the_startup_timeout(tmp_path) -> 
     settings = RemoteSettings(move_timeout=0.5, startup_timeout=1.0)
     started = time.monotonic()
     with pytest.raises(BotStartError, match=r"did not listen on \$ARENA_BOT_ADDRESS") as err:
-        with started_players([scripted("--fault", "silent")], "trix", {}, settings, tmp_path):
+        with started_players(
+            [scripted("--fault", "silent")], "trix", {}, settings=settings, log_dir=tmp_path
+        ):
             pass
     assert time.monotonic() - started < 8
     assert "startup_timeout" in str(err.value) and "log" in str(err.value)
@@ -158,7 +169,7 @@ def test_a_bot_that_never_listens_fails_within_the_startup_timeout(tmp_path) -> 
 
 def test_a_command_that_does_not_exist_is_a_clear_error(tmp_path) -> None:
     with pytest.raises(ConfigError, match="cannot start bot command"):
-        with started_players(["no-such-program --x"], "trix", {}, FAST, tmp_path):
+        with started_players(["no-such-program --x"], "trix", {}, settings=FAST, log_dir=tmp_path):
             pass
 
 
@@ -250,11 +261,13 @@ def test_every_request_holds_only_what_the_seat_may_know(tmp_path) -> None:
         mine_played = {e["card"] for e in truth if e["type"] == "play" and e["seat"] == 0}
         assert set(obs.hand) == dealt - mine_played
         mentioned = (
-            set(obs.hand) | {t.card for t in obs.trick} | set(obs.rows)
+            set(obs.hand)
+            | {t.card for t in obs.trick}
+            | set(obs.rows)
             | {c for cards in obs.exposed for c in cards.cards}
             | {a.card for a in request.legal if a.card}
             | {c for a in request.legal for c in a.cards}
-        )  # fmt: skip
+        )
         assert mentioned <= dealt | played | exposed, "a request held a hidden card"
         for code in mentioned:
             parse_card(code)
@@ -284,7 +297,9 @@ def test_grpc_specs_reach_a_running_bot(tmp_path) -> None:
     )
     try:
         specs = [f"grpc:{address}", "builtin:first", "builtin:first", "builtin:first"]
-        with started_players(specs, "trix", GAME.options_dict(SHORT), FAST, tmp_path) as players:
+        with started_players(
+            specs, "trix", GAME.options_dict(SHORT), settings=FAST, log_dir=tmp_path
+        ) as players:
             assert players[0].name == "outside"
             result = play_game(GAME, players, "outside", SHORT)
         assert result.faults == []
@@ -316,7 +331,9 @@ def test_notices_reach_a_bot_that_asks_for_them(tmp_path, transport) -> None:
 def test_bots_that_do_not_ask_get_no_notices(tmp_path) -> None:
     record = tmp_path / "requests.bin"
     specs = [scripted("--record", str(record)), "builtin:first", "builtin:random", "builtin:first"]
-    with started_players(specs, "trix", GAME.options_dict(SHORT), FAST, tmp_path) as players:
+    with started_players(
+        specs, "trix", GAME.options_dict(SHORT), settings=FAST, log_dir=tmp_path
+    ) as players:
         # Its HelloReply leaves notices off, so the referee builds and sends it none
         # (it calls end_deal and end_game only on players that want notices).
         assert players[0].wants_notices is False

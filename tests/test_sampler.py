@@ -78,7 +78,9 @@ def recorded(game_name: str, seed: str) -> tuple:
     raw = {"kingdoms": 1} if game_name == "trix" else {"target": 300}
     log: list = []
     players = [_Recorder(log) for _ in range(game.seats)]
-    play_game(game, players, seed, game.parse_options(raw), RefereeSettings(ask_forced=True))
+    play_game(
+        game, players, seed, game.parse_options(raw), settings=RefereeSettings(ask_forced=True)
+    )
     return tuple(log)
 
 
@@ -89,7 +91,9 @@ def _turn(request: bytes) -> Turn:
 def _sdk_view(request: bytes):
     turn = _turn(request)
     info = turn.game
-    return view_from_dict(info["game"], turn.view, turn.kind, turn.legal, info["options"])
+    return view_from_dict(
+        info["game"], turn.view, turn.kind, legal=turn.legal, options=info["options"]
+    )
 
 
 GAMES = [("trix", "sampler-a"), ("trix", "sampler-b"), ("trianon", "sampler-a")]
@@ -359,6 +363,6 @@ def test_when_time_runs_out_in_the_first_deal_the_policy_answers(game_name: str,
         assert playout.policy_action(state, rng.random) in view.legal
         if view.kind in ("play", "contract", "expose"):
             budget = search.Budget(5, time.perf_counter() + 2e-5)
-            result = search.evaluate(view, beliefs_of(view), list(view.legal), rng, budget)
+            result = search.evaluate(view, beliefs_of(view), list(view.legal), rng, budget=budget)
             assert result.samples == 0
             assert result.fallback is None or result.fallback in view.legal

@@ -31,9 +31,15 @@ def test_strength_reports_margins_intervals_think_time_and_declarations() -> Non
         assert 0 <= row.made <= row.declared <= row.deals
         assert set(row.as_dict()) >= {"margin", "margin_ci", "think_ms", "declared", "made"}
     again = measure_strength(
-        "trianon", 2, "tiny", samples=1, budget_ms=5000, time_ms=0, options={"target": 60},
+        "trianon",
+        2,
+        seed="tiny",
+        samples=1,
+        budget_ms=5000,
+        time_ms=0,
+        options={"target": 60},
         yardstick=False,
-    )  # fmt: skip
+    )
     assert again[0].margins == rows[0].margins  # fixed work: the measurement repeats
 
 
@@ -50,14 +56,26 @@ def test_arena_bench_strength_prints_each_margin_with_its_interval_and_think_tim
     from arena.cli import app
 
     result = CliRunner().invoke(
-        app, ["bench", "strength", "--game", "trix", "--matches", "2", "--samples", "1",
-              "--budget-ms", "5000"],
-    )  # fmt: skip
+        app,
+        [
+            "bench",
+            "strength",
+            "--game",
+            "trix",
+            "--matches",
+            "2",
+            "--samples",
+            "1",
+            "--budget-ms",
+            "5000",
+        ],
+    )
     assert result.exit_code == 0, result.output
     lines = [line for line in result.output.splitlines() if line.startswith("trix: ")]
     assert [line.split(":")[1].strip() for line in lines] == [
-        "sampler[1 samples] against greedy", "greedy against random",
-    ]  # fmt: skip
+        "sampler[1 samples] against greedy",
+        "greedy against random",
+    ]
     for line in lines:
         assert "a game, 95% interval [" in line and "2 matches (seeds strength-0" in line
         assert "ms a decision" in line and "0 faults" in line

@@ -43,7 +43,7 @@ def _sandbox_available() -> None:
 def run_sandboxed(argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
     slot = Slot()
     try:
-        command = wrap(argv, Sandbox(), slot, slot.share, cwd, {})
+        command = wrap(argv, Sandbox(), slot, share=slot.share, cwd=cwd, variables={})
         try:
             return subprocess.run(
                 command.argv, capture_output=True, timeout=120, cwd=cwd, pass_fds=command.fds
@@ -216,11 +216,23 @@ def test_kill_user_refuses_the_arenas_own_user() -> None:
 def test_nothing_a_bot_started_outlives_a_referee_killed_with_sigkill(tmp_path) -> None:
     scripted = REPO / "tests" / "bots" / "scripted_bot.py"
     command = [
-        sys.executable, "-m", "arena.cli", "play", "--game", "trix",
+        sys.executable,
+        "-m",
+        "arena.cli",
+        "play",
+        "--game",
+        "trix",
         f"python {scripted} --fault spawn --at 2 --pidfile /tmp/grandchild.pid",
-        f"python {REPO / 'sample_bots' / 'random_bot.py'}", "builtin:random", "builtin:first",
-        "--games", "50", "--move-timeout", "5", "--logs", str(tmp_path / "logs"),
-    ]  # fmt: skip
+        f"python {REPO / 'sample_bots' / 'random_bot.py'}",
+        "builtin:random",
+        "builtin:first",
+        "--games",
+        "50",
+        "--move-timeout",
+        "5",
+        "--logs",
+        str(tmp_path / "logs"),
+    ]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
     try:
@@ -268,7 +280,12 @@ def test_a_sandboxed_bot_that_keeps_crashing_leaves_no_zombies(tmp_path) -> None
     settings = RemoteSettings(move_timeout=2.0)
     before = set(_zombie_children())
     with started_players(
-        specs, "trix", game.options_dict(options), settings, tmp_path, sandbox=Sandbox()
+        specs,
+        "trix",
+        game.options_dict(options),
+        settings=settings,
+        log_dir=tmp_path,
+        sandbox=Sandbox(),
     ) as players:
         for i in range(3):  # the bot crashes and is restarted in every game
             faults = play_game(game, players, f"zombies-{i}", options).faults

@@ -308,5 +308,5 @@ def test_unknown_schedule_lists_the_allowed_values() -> None:
     with pytest.raises(ValueError) as error:
         build_schedule(["a", "b", "c", "d"], 4, "Round-Robin", 1)
     for name in SCHEDULES:
-        assert repr(name) in str(error.value)
+        assert repr(name.value) in str(error.value)
     assert set(SCHEDULES) == {"round-robin", "balanced", "gauntlet"}

@@ -38,9 +38,13 @@ class Recorder(Bot):
 
     def act(self, turn):
         self.turns.append(
-            {"decision": turn.decision_id, "kind": turn.kind, "view": turn.view,
-             "legal": turn.legal}
-        )  # fmt: skip
+            {
+                "decision": turn.decision_id,
+                "kind": turn.kind,
+                "view": turn.view,
+                "legal": turn.legal,
+            }
+        )
         choices = 3 if turn.kind in ("bid", "raise") else len(turn.legal)
         return turn.random_index(min(choices, len(turn.legal)))
 
@@ -118,9 +122,13 @@ def test_over_grpc_the_cli_prints_what_the_bot_was_sent(tmp_path) -> None:
     options = game.parse_options({})
     specs = [f"python {HOSTILE / 'spy_bot.py'} {record}", "builtin:first", "builtin:random"]
     with started_players(
-        specs, "trianon", game.options_dict(options), RemoteSettings(), tmp_path / "logs"
+        specs,
+        "trianon",
+        game.options_dict(options),
+        settings=RemoteSettings(),
+        log_dir=tmp_path / "logs",
     ) as players:
-        result = play_game(game, players, "spied", options, RefereeSettings())
+        result = play_game(game, players, "spied", options, settings=RefereeSettings())
     path = write_replay(tmp_path, 1, result.replay)
     shown = runner.invoke(app, ["replay", str(path), "--seat", "0", "--format", "json"])
     assert shown.exit_code == 0, shown.output
@@ -139,12 +147,20 @@ def test_a_fallback_shows_the_fault_and_what_the_bot_answered(tmp_path) -> None:
     scripted = Path(__file__).parent / "bots" / "scripted_bot.py"
     game = get_game("trix")
     options = game.parse_options({"kingdoms": 1})
-    specs = [f"python {scripted} --fault illegal", "builtin:first", "builtin:first",
-             "builtin:first"]  # fmt: skip
+    specs = [
+        f"python {scripted} --fault illegal",
+        "builtin:first",
+        "builtin:first",
+        "builtin:first",
+    ]
     with started_players(
-        specs, "trix", game.options_dict(options), RemoteSettings(), tmp_path / "logs"
+        specs,
+        "trix",
+        game.options_dict(options),
+        settings=RemoteSettings(),
+        log_dir=tmp_path / "logs",
     ) as players:
-        result = play_game(game, players, "fallback", options, RefereeSettings())
+        result = play_game(game, players, "fallback", options, settings=RefereeSettings())
     [fault] = result.faults
     path = write_replay(tmp_path, 1, result.replay)
     shown = runner.invoke(app, ["replay", str(path), "--seat", "0", "--decision", "3"])

@@ -19,7 +19,9 @@ QUICK = RemoteSettings(move_timeout=0.5, startup_timeout=1.5)
 
 def _start(spec: str, tmp_path: Path, sandbox: Sandbox | None = None) -> str:
     with pytest.raises(BotStartError) as err:
-        with started_players([spec], "trix", {}, QUICK, tmp_path / "logs", sandbox=sandbox):
+        with started_players(
+            [spec], "trix", {}, settings=QUICK, log_dir=tmp_path / "logs", sandbox=sandbox
+        ):
             pass
     return str(err.value)
 

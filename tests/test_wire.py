@@ -27,9 +27,16 @@ def test_decoded_request_equals_the_view(seed: str, steps: int) -> None:
     seat = state.to_move
     view = trix.observe(state, seat)
     info = game_info(
-        "trix", "g", seat, seed, ["a", "b", "c", "d"], trix.options_dict(state.options)
+        "trix",
+        "g",
+        seat,
+        seed=seed,
+        players=["a", "b", "c", "d"],
+        options=trix.options_dict(state.options),
     )
-    data = CODEC.decision_bytes(view, state.legal, 9, game_info_bytes(info), 1000, 250)
+    data = CODEC.decision_bytes(
+        view, state.legal, 9, game_info_bytes(info), time_ms=1000, time_bank_ms=250
+    )
     request = pb.DecisionRequest.FromString(data)
     expected = {k: v for k, v in trix.view_dict(view).items() if k not in VIEW_ONLY}
     decoded = observation_dict(request.observation)
@@ -60,9 +67,11 @@ def test_one_codec_across_many_games_and_seats_stays_exact() -> None:
         for step in range(120):
             seat = state.to_move
             view = trix.observe(state, seat)
-            info = game_info_bytes(game_info("trix", "g", seat, "s", list("abcd"), {}))
+            info = game_info_bytes(
+                game_info("trix", "g", seat, seed="s", players=list("abcd"), options={})
+            )
             request = pb.DecisionRequest.FromString(
-                codec.decision_bytes(view, state.legal, step, info, 1000)
+                codec.decision_bytes(view, state.legal, step, info, time_ms=1000)
             )
             expected = {k: v for k, v in trix.view_dict(view).items() if k not in VIEW_ONLY}
             decoded = observation_dict(request.observation)
@@ -83,8 +92,12 @@ def test_trianon_requests_equal_the_view(seed: str, steps: int) -> None:
         return
     seat = state.to_move
     view = game.observe(state, seat)
-    info = game_info_bytes(game_info("trianon", "g", seat, seed, ["a", "b", "c"], {}))
-    request = pb.DecisionRequest.FromString(codec.decision_bytes(view, state.legal, 3, info, 500))
+    info = game_info_bytes(
+        game_info("trianon", "g", seat, seed=seed, players=["a", "b", "c"], options={})
+    )
+    request = pb.DecisionRequest.FromString(
+        codec.decision_bytes(view, state.legal, 3, info, time_ms=500)
+    )
     expected = {k: v for k, v in game.view_dict(view).items() if k not in VIEW_ONLY}
     decoded = observation_dict(request.observation)
     assert {k: decoded[k] for k in expected} == expected

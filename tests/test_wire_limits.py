@@ -56,7 +56,9 @@ def bounded(work, *args: Any) -> Any:
 
 
 def _start_only(spec: str, tmp_path: Path) -> None:
-    with started_players([spec], "trix", GAME.options_dict(SHORT), QUICK_START, tmp_path):
+    with started_players(
+        [spec], "trix", GAME.options_dict(SHORT), settings=QUICK_START, log_dir=tmp_path
+    ):
         pass
 
 
@@ -87,9 +89,15 @@ def test_every_handshake_failure_is_a_start_failure_within_the_startup_timeout(
 def _league_seat(spec: str, tmp_path: Path):
     """One game as a league plays it: a bot that cannot start plays fallbacks."""
     specs = [spec, "builtin:first", "builtin:random", "builtin:first"]
-    with started_players(specs, "trix", GAME.options_dict(SHORT), QUICK_START, tmp_path,
-                         tolerate_start_failures=True) as players:  # fmt: skip
-        return play_game(GAME, players, "handshake", SHORT, RefereeSettings(max_faults=2))
+    with started_players(
+        specs,
+        "trix",
+        GAME.options_dict(SHORT),
+        settings=QUICK_START,
+        log_dir=tmp_path,
+        tolerate_start_failures=True,
+    ) as players:
+        return play_game(GAME, players, "handshake", SHORT, settings=RefereeSettings(max_faults=2))
 
 
 @pytest.mark.parametrize("fault", ["hello-hang", "hello-oversize"])
@@ -105,9 +113,10 @@ def test_in_a_league_a_failed_handshake_costs_the_bot_its_game_not_the_game(
 
 def _notified_game(transport: str, tmp_path: Path):
     settings = RemoteSettings(0.5, 10.0, 0.0, transport)
-    specs = [scripted("--fault", "notify-hang"), "builtin:first", "builtin:random",
-             "builtin:first"]  # fmt: skip
-    with started_players(specs, "trix", GAME.options_dict(SHORT), settings, tmp_path) as players:
+    specs = [scripted("--fault", "notify-hang"), "builtin:first", "builtin:random", "builtin:first"]
+    with started_players(
+        specs, "trix", GAME.options_dict(SHORT), settings=settings, log_dir=tmp_path
+    ) as players:
         assert players[0].wants_notices
         return play_game(GAME, players, "notices", SHORT)
 

@@ -51,14 +51,15 @@ class ClusterRun:
     busy_cores: float  # the machine's cores busy on average during the run (all processes)
     steady: float  # games per minute once every worker had finished its first match
 
-
     @property
     def per_minute(self) -> float:
         return self.games / self.seconds * 60
 
 
 def bench_cluster(
-    matches: int = 16, workers: tuple[int, ...] = (1, 2, 4), wait_ms: float = 2.0,
+    matches: int = 16,
+    workers: tuple[int, ...] = (1, 2, 4),
+    wait_ms: float = 2.0,
     kingdoms: int = 1,
 ) -> list[ClusterRun]:
     """The league played once on each cluster size, in order, each into a fresh
@@ -70,10 +71,16 @@ def bench_cluster(
         with tempfile.TemporaryDirectory(prefix="arena-bench-cluster-") as name:
             folder = Path(name)
             league = _league(folder, matches, wait_ms, kingdoms)
-            with LocalCluster(
-                n_workers=count, threads_per_worker=1, processes=True, host="127.0.0.1",
-                dashboard_address=None,
-            ) as cluster, _bot_cache(folder):  # fmt: skip
+            with (
+                LocalCluster(
+                    n_workers=count,
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address=None,
+                ) as cluster,
+                _bot_cache(folder),
+            ):
                 runs.append(_run(league, folder / "bench.db", cluster.scheduler_address, count))
     return runs
 
@@ -99,8 +106,8 @@ def _league(folder: Path, matches: int, wait_ms: float, kingdoms: int) -> Path:
     league = folder / "bench.toml"
     league.write_text(
         '[league]\nname = "bench"\ngame = "trix"\nseed = 1\nschedule = "balanced"\n'
-        f'matches = {matches}\n\n[rules]\nkingdoms = {kingdoms}\n\n'
-        '[limits]\nmove_timeout = 5.0\n' + entrants
+        f"matches = {matches}\n\n[rules]\nkingdoms = {kingdoms}\n\n"
+        "[limits]\nmove_timeout = 5.0\n" + entrants
     )
     folder.chmod(0o755)
     return league
@@ -180,9 +187,11 @@ def lines(runs: list[ClusterRun], wait_ms: float) -> list[str]:
     """The figures: per cluster size, games per minute and the speed-up over the first
     size (one worker); then the result check per game against a game's time there."""
     base = runs[0]
-    out = [f"one league of 4 bots waiting {wait_ms:g} ms a decision, on a LocalCluster of "
-           "process workers (one thread each), bots shipped as an archive, on a machine "
-           f"of {os.cpu_count()} cores:"]  # fmt: skip
+    out = [
+        f"one league of 4 bots waiting {wait_ms:g} ms a decision, on a LocalCluster of "
+        "process workers (one thread each), bots shipped as an archive, on a machine "
+        f"of {os.cpu_count()} cores:"
+    ]
     for run in runs:
         out.append(
             f"  {run.workers} worker{'s' if run.workers > 1 else ' '}: {run.games} games in "

@@ -45,12 +45,16 @@ def bench_fairness(
     for move_timeout in timeouts:
         for hog in (False, True):
             with tempfile.TemporaryDirectory(prefix="arena-bench-fairness-") as name:
-                runs.append(_league(Path(name), matches, move_timeout, hog, workers))
+                runs.append(
+                    _league(
+                        Path(name), matches, move_timeout=move_timeout, hog=hog, workers=workers
+                    )
+                )
     return runs
 
 
 def _league(
-    folder: Path, matches: int, move_timeout: float, hog: bool, workers: int
+    folder: Path, matches: int, *, move_timeout: float, hog: bool, workers: int
 ) -> FairnessRun:
     """One league: six calm entrants and a seventh named `hog`, which is the hog only
     when `hog` is true (calm otherwise), so that both leagues play the same tables on
@@ -90,9 +94,7 @@ def _figures(db_path: Path, move_timeout: float, hog: bool, seconds: float) -> F
     calm = [row for name, row in stats.items() if name != "hog" and row.get("asked")]
     asked = sum(row["asked"] for row in calm)
     calm_ms = sum(row["think_wall_ms"] for row in calm) / asked if asked else 0.0
-    return FairnessRun(
-        move_timeout, hog, seconds, timeouts, replays, without, with_hog, calm_ms
-    )
+    return FairnessRun(move_timeout, hog, seconds, timeouts, replays, without, with_hog, calm_ms)
 
 
 def render_fairness(runs: list[FairnessRun], workers: int) -> str:

@@ -30,8 +30,13 @@ class LeagueRun:
 
 
 def bench_league(
-    matches: int = 24, workers: int = 2, lifecycles: tuple[str, ...] = ("match", "league"),
-    repeats: int = 2, kingdoms: int = 4, bot: str = RANDOM_BOT,
+    matches: int = 24,
+    *,
+    workers: int = 2,
+    lifecycles: tuple[str, ...] = ("match", "league"),
+    repeats: int = 2,
+    kingdoms: int = 4,
+    bot: str = RANDOM_BOT,
 ) -> list[LeagueRun]:
     """The league (`repeats` times each lifecycle, taking turns, so that a drift of the
     machine's speed is shared): one `LeagueRun` per league played, in order. Fewer
@@ -41,21 +46,31 @@ def bench_league(
         for lifecycle in lifecycles:
             with tempfile.TemporaryDirectory(prefix="arena-bench-league-") as name:
                 runs.append(
-                    _bench_league(Path(name), matches, workers, lifecycle, kingdoms, bot)
+                    _bench_league(
+                        Path(name),
+                        matches,
+                        workers=workers,
+                        lifecycle=lifecycle,
+                        kingdoms=kingdoms,
+                        bot=bot,
+                    )
                 )
     return runs
 
 
 def _bench_league(
-    folder: Path, matches: int, workers: int, lifecycle: str, kingdoms: int = 4,
+    folder: Path,
+    matches: int,
+    *,
+    workers: int,
+    lifecycle: str,
+    kingdoms: int = 4,
     bot: str = RANDOM_BOT,
 ) -> LeagueRun:
     from arena.league.running.runner import run_league
     from arena.league.workers.worker import Lifecycle
 
-    entrants = "".join(
-        f'\n[[entrant]]\nname = "bot-{i}"\nbot = "{bot}"\n' for i in range(4)
-    )
+    entrants = "".join(f'\n[[entrant]]\nname = "bot-{i}"\nbot = "{bot}"\n' for i in range(4))
     league = folder / "bench.toml"
     league.write_text(
         '[league]\nname = "bench"\ngame = "trix"\nseed = 1\nschedule = "round-robin"\n'

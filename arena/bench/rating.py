@@ -46,7 +46,7 @@ def play_ladder_league(
     names = [player.name for player in players][: game.seats]
     outcomes = []
     for i in range(matches):
-        result = play_match(game, players[: game.seats], names, f"{seed}/{i}", options)
+        result = play_match(game, players[: game.seats], names, f"{seed}/{i}", options=options)
         outcome = MatchOutcome(i, names)
         for rotation, (seating, played) in enumerate(
             zip(result.seatings, result.games, strict=True)
@@ -68,13 +68,17 @@ def play_ladder_league(
 
 
 def _to_json(matches: Sequence[MatchOutcome]) -> list[Any]:
-    return [[m.idx, m.entrants, [[g.rotation, g.totals, g.faults, g.deals] for g in m.games]]
-            for m in matches]  # fmt: skip
+    return [
+        [m.idx, m.entrants, [[g.rotation, g.totals, g.faults, g.deals] for g in m.games]]
+        for m in matches
+    ]
 
 
 def _from_json(data: list[Any]) -> list[MatchOutcome]:
-    return [MatchOutcome(idx, entrants, [GameOutcome(*g) for g in games])
-            for idx, entrants, games in data]  # fmt: skip
+    return [
+        MatchOutcome(idx, entrants, [GameOutcome(*g) for g in games])
+        for idx, entrants, games in data
+    ]
 
 
 def _play(args: tuple[str, int]) -> list[Any]:
@@ -183,8 +187,9 @@ def statistic_labels(rate_by: str, extra: bool) -> list[str]:
         "mean duplicate margin",
     ]
     if extra:
-        labels += [f"TrueSkill rate_by = {by}, league defaults"
-                   for by in RATE_BY_ORDER if by != rate_by]  # fmt: skip
+        labels += [
+            f"TrueSkill rate_by = {by}, league defaults" for by in RATE_BY_ORDER if by != rate_by
+        ]
     return labels
 
 
@@ -244,7 +249,7 @@ def evaluate(
                 games_needed(correct, 0.90, games_per_match),
                 games_needed(correct, 0.95, games_per_match),
                 at_end,
-            )  # fmt: skip
+            )
         )
     right = sum(order == TRUE_ORDER for _, (order, _) in scored)
     undecided = sum(order is None for _, (order, _) in scored)

@@ -135,13 +135,14 @@ def bare_round_trip(addresses: list[str], size: int, transport: str, count: int 
     message = b"\x0a" * size
     method = "/arena.bench.Echo/" + ("Unary" if transport == "unary" else "Stream")
     messages = [(i % len(addresses), message) for i in range(count)]
-    return round_trips(addresses, method, transport, messages, messages[:50])
+    return round_trips(addresses, method, transport, messages=messages, warm_up=messages[:50])
 
 
 def round_trips(
     addresses: list[str],
     method: str,
     transport: str,
+    *,
     messages: list[tuple[int, bytes]],
     warm_up: list[tuple[int, bytes]],
 ) -> float:
@@ -150,13 +151,14 @@ def round_trips(
     `warm_up` goes first, untimed (connections, caches)."""
     from arena.wire.loop import run
 
-    return run(_round_trips(addresses, method, transport, messages, warm_up))
+    return run(_round_trips(addresses, method, transport, messages=messages, warm_up=warm_up))
 
 
 async def _round_trips(
     addresses: list[str],
     method: str,
     transport: str,
+    *,
     messages: list[tuple[int, bytes]],
     warm_up: list[tuple[int, bytes]],
 ) -> float:
@@ -222,7 +224,7 @@ def _bench_referee(games: int, transport: str, logs: Path) -> RefereeFigures:
     settings = RemoteSettings(transport=transport)
     sent: list[tuple[int, bytes]] = []  # (seat, request as it went out), in order
     with started_players(
-        [RANDOM_BOT] * 4, "trix", game.options_dict(options), settings, logs
+        [RANDOM_BOT] * 4, "trix", game.options_dict(options), settings=settings, log_dir=logs
     ) as players:
         remote = [p for p in players if isinstance(p, RemotePlayer)]
         for seat, player in enumerate(remote):  # keep the requests as they go out
@@ -252,7 +254,9 @@ def _bench_referee(games: int, transport: str, logs: Path) -> RefereeFigures:
         referee_seconds = sum(p.referee_seconds for p in remote)
         wait_seconds = sum(p.wait_seconds for p in remote)
         method = METHODS["Decide" if transport == "unary" else "Play"]
-        floor = round_trips([p.address for p in remote], method, transport, sent, warm_up)
+        floor = round_trips(
+            [p.address for p in remote], method, transport, messages=sent, warm_up=warm_up
+        )
     size = int(sum(len(message) for _, message in sent) / len(sent))
     echoes = [
         BotProcess(

@@ -132,6 +132,7 @@ def _bot_margin(result: MatchResult, bot: int) -> float:
 def _run(
     game: Any,
     options: Any,
+    *,
     make_hero: Callable[[], Any],
     make_other: Callable[[], Any],
     name: str,
@@ -148,7 +149,7 @@ def _run(
         hero = Timed(make_hero())
         others = [make_other() for _ in range(game.seats - 1)]
         names = [name] + [f"{o.name}#{i + 1}" for i, o in enumerate(others)]
-        result = play_match(game, [hero, *others], names, seed, options)
+        result = play_match(game, [hero, *others], names, seed, options=options)
         margins.append(_bot_margin(result, 0))
         decisions += hero.decisions
         seconds += hero.seconds
@@ -177,6 +178,7 @@ def _run(
 def measure_strength(
     game_name: str,
     matches: int = 30,
+    *,
     seed: str = "strength",
     budget_ms: float = 200,
     samples: int | None = None,
@@ -203,12 +205,12 @@ def measure_strength(
         _run(
             game,
             opts,
-            lambda: SamplerPlayer(budget_ms, samples, name=label, time_ms=time_ms),
-            lambda: SdkPlayer(greedy()),
-            label,
-            "greedy",
-            seeds,
-            on_match,
+            make_hero=lambda: SamplerPlayer(budget_ms, samples, name=label, time_ms=time_ms),
+            make_other=lambda: SdkPlayer(greedy()),
+            name=label,
+            opponents="greedy",
+            seeds=seeds,
+            on_match=on_match,
         )
     ]
     if yardstick:
@@ -216,12 +218,12 @@ def measure_strength(
             _run(
                 game,
                 opts,
-                lambda: SdkPlayer(greedy()),
-                lambda: RandomBot(),
-                "greedy",
-                "random",
-                seeds,
-                on_match,
+                make_hero=lambda: SdkPlayer(greedy()),
+                make_other=lambda: RandomBot(),
+                name="greedy",
+                opponents="random",
+                seeds=seeds,
+                on_match=on_match,
             )
         )
     return rows

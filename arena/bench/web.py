@@ -96,8 +96,7 @@ def build_league(folder: Path, entrants: int, matches: int, templates: int = 8) 
     config = load_league(path)
     schedule = league_schedule(config)
     played = [
-        play_scheduled_match(config, match, str(folder / "logs"))
-        for match in schedule[:templates]
+        play_scheduled_match(config, match, str(folder / "logs")) for match in schedule[:templates]
     ]
     db_path = folder / "bench-web.db"
     db = open_db(db_path)
@@ -106,8 +105,9 @@ def build_league(folder: Path, entrants: int, matches: int, templates: int = 8) 
         rater = Rater(config.ratings, names, config.rate_by, config.forfeit_faults)
         outcomes = {}
         for match in schedule:
-            record = _restaged(played[match.index % templates], match.index, match.seed,
-                               tuple(match.entrants))  # fmt: skip
+            record = _restaged(
+                played[match.index % templates], match.index, match.seed, tuple(match.entrants)
+            )
             store_match(db, league_id, record)
             outcomes[match.index] = record.outcome()
         _, rows = rate_prefix(outcomes, rater)
@@ -177,20 +177,29 @@ def bench_web(entrants: int = 50, games: int = 10_000, repeats: int = 7) -> WebB
             ("arena table's rows (baseline)", lambda: league_rows(db, league_id)),
             ("league page", served("league.html", lambda c: pages.league_page(c, name))),
             ("leagues page", served("leagues.html", pages.leagues_page)),
-            ("entrant page",
-             served("entrant.html", lambda c: pages.entrant_page(c, name, entrant))),
-            (f"viewer page of game {game_id}",
-             served("game.html", lambda c: {**pages.game_page(c, game_id, links),
-                                             "live_page": False})),
+            (
+                "entrant page",
+                served("entrant.html", lambda c: pages.entrant_page(c, name, entrant)),
+            ),
+            (
+                f"viewer page of game {game_id}",
+                served(
+                    "game.html",
+                    lambda c: {**pages.game_page(c, game_id, links), "live_page": False},
+                ),
+            ),
             ("viewer's first deal's frames", first_deal),
-        ]  # fmt: skip
+        ]
         for what, call in cases:
             cold, median = _time(call, repeats)
             result.timings.append(Timing(what, cold, median))
         page, deal = result.timings[4], result.timings[5]
         result.timings.append(
-            Timing("viewer opens a game (page + first deal)", page.cold_ms + deal.cold_ms,
-                   page.median_ms + deal.median_ms)  # fmt: skip
+            Timing(
+                "viewer opens a game (page + first deal)",
+                page.cold_ms + deal.cold_ms,
+                page.median_ms + deal.median_ms,
+            )
         )
         db.close()
     return result

@@ -204,7 +204,7 @@ class BotCgroup:
 
     @classmethod
     def create(
-        cls, name: str, memory_mb: int, processes: int, cpus: float, group: str = ""
+        cls, name: str, *, memory_mb: int, processes: int, cpus: float, group: str = ""
     ) -> BotCgroup | None:
         """A new cgroup with these limits, or None where there are no cgroups to have.
         OSError when one cannot be made where they can (the bot is then not started).
@@ -292,9 +292,7 @@ class BotCgroup:
             self._stat_fds = []
             for folder in (cpu, cpu.parent) if self.group else (cpu,):
                 with contextlib.suppress(OSError):
-                    self._stat_fds.append(
-                        os.open(folder / "cpu.stat", os.O_RDONLY | os.O_CLOEXEC)
-                    )
+                    self._stat_fds.append(os.open(folder / "cpu.stat", os.O_RDONLY | os.O_CLOEXEC))
         key, unit = (b"throttled_usec", 1e6) if self.version == 2 else (b"throttled_time", 1e9)
         total, known = 0.0, False
         for fd in self._stat_fds:
@@ -399,9 +397,12 @@ def _make_group(where: Hierarchy, group: str, cpus: float) -> None:
 
 def _kill_and_remove(folders: list[Path]) -> None:
     nested = [  # a group's members first, then the group (rmdir wants it empty)
-        Path(root) for folder in folders if folder.is_dir()
-        for root, _, _ in os.walk(folder, topdown=False) if Path(root) != folder
-    ]  # fmt: skip
+        Path(root)
+        for folder in folders
+        if folder.is_dir()
+        for root, _, _ in os.walk(folder, topdown=False)
+        if Path(root) != folder
+    ]
     folders = nested + folders
     for folder in folders:  # a frozen process takes no signal: thaw it first
         for name, value in (("freezer.state", "THAWED"), ("cgroup.freeze", "0")):

@@ -46,8 +46,7 @@ OPPONENT = "builtin:first"  # always the first legal action: in Trianon, always 
 NOT_ASKED = {
     ("trianon", "raise"): "never bid, so was never asked to raise: not a fault",
     ("trix", "expose"): (
-        "never held a card it may expose (KH in King of Hearts, a queen in Queens): "
-        "not a fault"
+        "never held a card it may expose (KH in King of Hearts, a queen in Queens): not a fault"
     ),
     ("trix", "pass"): "always had a card it could lay out in the Trix contract: not a fault",
     ("trix", "contract"): "was never King: not a fault",
@@ -177,6 +176,7 @@ def _listed(missing: list[str]) -> str:
 def check_bot(
     spec: str,
     game_name: str = "trix",
+    *,
     settings: RemoteSettings | None = None,
     log_dir: Path | None = None,
     seed: str = "check",
@@ -205,7 +205,7 @@ def check_bot(
     started = time.monotonic()
     try:
         with started_players(
-            specs, game_name, options_dict, settings, log_dir, sandbox=sandbox
+            specs, game_name, options_dict, settings=settings, log_dir=log_dir, sandbox=sandbox
         ) as players:
             report.handshake_seconds = time.monotonic() - started
             bot = players[0]
@@ -218,7 +218,7 @@ def check_bot(
             for index, (game_seed, seat) in enumerate(plan):
                 seated = [*others[:seat], asked, *others[seat:]]
                 result = play_game(
-                    game, seated, game_seed, options, RefereeSettings(ask_forced=True)
+                    game, seated, game_seed, options, settings=RefereeSettings(ask_forced=True)
                 )
                 report.games += 1
                 _account(report, result.replay, seat)
@@ -276,9 +276,7 @@ def _seat_meeting_every_kind(game: Game, options: Any, game_seed: str) -> int | 
         game.apply_legal(state, state.legal[0])
     kings = [record["king"] for record in game.deal_records(state)]
     for seat in range(game.seats):
-        kinds = {
-            kind for (deal, who), kind in first.items() if who == seat and kings[deal] != seat
-        }
+        kinds = {kind for (deal, who), kind in first.items() if who == seat and kings[deal] != seat}
         if {"expose", "pass"} <= kinds and seat in kings:
             return seat
     return None

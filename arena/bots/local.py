@@ -40,7 +40,14 @@ class SdkPlayer:
         if self._codec is None or self._codec.game is not game:
             self._codec = WireCodec(game)
         self._info = game_info_bytes(
-            game_info(start.game, start.seed, start.seat, start.seed, start.players, start.options)
+            game_info(
+                start.game,
+                start.seed,
+                start.seat,
+                seed=start.seed,
+                players=start.players,
+                options=start.options,
+            )
         )
         self._decision_id = 0
 
@@ -48,7 +55,7 @@ class SdkPlayer:
         assert self._codec is not None
         self._decision_id += 1
         data = self._codec.decision_bytes(
-            decision.view, decision.legal, self._decision_id, self._info, self.time_ms
+            decision.view, decision.legal, self._decision_id, self._info, time_ms=self.time_ms
         )
         if self.record:
             self.requests.append(data)

@@ -230,13 +230,23 @@ class BotProcess:
                 )
         command = Command(argv)
         if self.sandbox is not None:
-            command = wrap(self.argv, self.sandbox, self.slot, self.folder, self.cwd, variables)
+            command = wrap(
+                self.argv,
+                self.sandbox,
+                self.slot,
+                share=self.folder,
+                cwd=self.cwd,
+                variables=variables,
+            )
             limits = self.sandbox.limits
             try:  # the bot as a whole, all its processes: see arena.bots.cgroups
                 self.cgroup = BotCgroup.create(
-                    cgroup_name(self.bot_id), limits.memory_mb, limits.processes, limits.cpus,
-                    self.sandbox.group,
-                )  # fmt: skip
+                    cgroup_name(self.bot_id),
+                    memory_mb=limits.memory_mb,
+                    processes=limits.processes,
+                    cpus=limits.cpus,
+                    group=self.sandbox.group,
+                )
             except OSError as err:
                 command.close()
                 raise ConfigError(f"cannot make the bot's cgroup: {err}") from None

@@ -57,6 +57,7 @@ class RotationPool:
         make: MakePlayer,
         game: str,
         options: dict,
+        *,
         capacity: int = DEFAULT_CAPACITY,
         tolerate_start_failures: bool = True,
     ) -> None:

@@ -57,10 +57,20 @@ SLOT_UID_BASE = 1_500_000  # far above any login or system user
 MAX_SLOTS = 4096
 INSIDE_SHARE = Path("/run/arena")  # where the shared socket folder appears to the bot
 ETC_FILES = (  # what of /etc a runtime needs: libraries, certificates, time, the JVM's
-    "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "ssl", "ca-certificates",
-    "localtime", "nsswitch.conf", "hosts", "java-17-openjdk", "java-21-openjdk",
-    "mime.types", "host.conf",
-)  # fmt: skip
+    "ld.so.cache",
+    "ld.so.conf",
+    "ld.so.conf.d",
+    "alternatives",
+    "ssl",
+    "ca-certificates",
+    "localtime",
+    "nsswitch.conf",
+    "hosts",
+    "java-17-openjdk",
+    "java-21-openjdk",
+    "mime.types",
+    "host.conf",
+)
 
 
 class SandboxMode(StrEnum):
@@ -141,10 +151,12 @@ class SandboxLimits:
             if key == "memory_mb":
                 whose = "" if "address_space_mb" in given else " (the default)"
                 bounds.append(
-                    (self.address_space_mb,
-                     f"address_space_mb{whose}: a process's memory cannot exceed its "
-                     "address space (raise address_space_mb or lower memory_mb)")
-                )  # fmt: skip
+                    (
+                        self.address_space_mb,
+                        f"address_space_mb{whose}: a process's memory cannot exceed its "
+                        "address space (raise address_space_mb or lower memory_mb)",
+                    )
+                )
             out[key] = min(bounds, key=lambda bound: bound[0])
         return out
 
@@ -204,8 +216,17 @@ def sandbox_problem() -> str | None:
     if filtered:
         return f"the bot sandbox's system-call filter is missing: {filtered}"
     seccomp = filter_fd()
-    probe = [*_namespace_args(), "--ro-bind", "/usr", "/usr", *_usr_links(),
-             "--seccomp", str(seccomp), "--", "true"]  # fmt: skip
+    probe = [
+        *_namespace_args(),
+        "--ro-bind",
+        "/usr",
+        "/usr",
+        *_usr_links(),
+        "--seccomp",
+        str(seccomp),
+        "--",
+        "true",
+    ]
     try:
         done = subprocess.run(probe, capture_output=True, timeout=20, pass_fds=(seccomp,))
     except (OSError, subprocess.TimeoutExpired) as err:
@@ -418,10 +439,22 @@ def clear_keys(uid: int, gid: int) -> None:
     )
     with contextlib.suppress(OSError, subprocess.TimeoutExpired):
         subprocess.run(
-            ["setpriv", f"--reuid={uid}", f"--regid={gid}", "--clear-groups", "--",
-             sys.executable, "-I", "-S", "-c", code],
-            capture_output=True, timeout=10, close_fds=True,
-        )  # fmt: skip
+            [
+                "setpriv",
+                f"--reuid={uid}",
+                f"--regid={gid}",
+                "--clear-groups",
+                "--",
+                sys.executable,
+                "-I",
+                "-S",
+                "-c",
+                code,
+            ],
+            capture_output=True,
+            timeout=10,
+            close_fds=True,
+        )
 
 
 def _slot_folder() -> Path:
@@ -528,6 +561,7 @@ def wrap(
     argv: list[str],
     sandbox: Sandbox,
     slot: Slot | None,
+    *,
     share: Path,
     cwd: Path | None,
     variables: dict[str, str],
@@ -548,8 +582,13 @@ def wrap(
         _check_readable(own)
     binds = _read_only_paths(argv, own)
     args = [*_namespace_args()[1:], "--die-with-parent", "--new-session", "--clearenv"]
-    for key, value in (("PATH", "/usr/local/bin:/usr/bin:/bin"), ("HOME", "/tmp"),
-                       ("LANG", "C.UTF-8"), ("TMPDIR", "/tmp"), *variables.items()):  # fmt: skip
+    for key, value in (
+        ("PATH", "/usr/local/bin:/usr/bin:/bin"),
+        ("HOME", "/tmp"),
+        ("LANG", "C.UTF-8"),
+        ("TMPDIR", "/tmp"),
+        *variables.items(),
+    ):
         args += ["--setenv", key, value]
     args += ["--ro-bind", "/usr", "/usr", *_usr_links()]
     size = str(sandbox.limits.tmp_mb * MB)  # before the binds: a bot folder may be in /tmp
@@ -571,8 +610,15 @@ def wrap(
     args += ["--bind", str(share), str(INSIDE_SHARE), "--chdir", str(own)]
     inner: list[str] = []
     if per_bot_users():
-        inner += ["setpriv", f"--reuid={slot.uid}", f"--regid={slot.gid}", "--clear-groups",
-                  "--inh-caps=-all", "--bounding-set=-all", "--"]  # fmt: skip
+        inner += [
+            "setpriv",
+            f"--reuid={slot.uid}",
+            f"--regid={slot.gid}",
+            "--clear-groups",
+            "--inh-caps=-all",
+            "--bounding-set=-all",
+            "--",
+        ]
     inner += ["prlimit", *sandbox.limits.prlimit_args(True), "--"]
     seccomp = filter_fd()
     try:
@@ -596,8 +642,14 @@ def _check_readable(folder: Path) -> None:
 
 
 def _namespace_args() -> list[str]:
-    args = ["bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-            "--unshare-cgroup-try"]  # fmt: skip
+    args = [
+        "bwrap",
+        "--unshare-pid",
+        "--unshare-net",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+    ]
     if not per_bot_users():
         args.append("--unshare-user")
     return args

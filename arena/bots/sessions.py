@@ -100,16 +100,24 @@ def play_session(request: SessionRequest) -> Iterator[GamePlayed | MatchPlayed]:
         logs = run_log_folder(logs)  # a folder per run: a rerun writes no log over this one's
     if not request.matches:
         with started_players(
-            request.specs, game.name, options_dict, request.remote, logs,
+            request.specs,
+            game.name,
+            options_dict,
+            settings=request.remote,
+            log_dir=logs,
             sandbox=request.sandbox,
-        ) as players:  # fmt: skip
+        ) as players:
             names = seat_names(request.specs)
             for number, seed in enumerate(game_seeds(request.seed, request.games), start=1):
                 started = time.monotonic()
                 result = play_game(
-                    game, players, game_seed(request.key, seed), options, request.referee,
+                    game,
+                    players,
+                    game_seed(request.key, seed),
+                    options,
+                    settings=request.referee,
                     names=names,
-                )  # fmt: skip
+                )
                 yield GamePlayed(number, seed, result, seconds=time.monotonic() - started)
         return
     count = 0
@@ -126,9 +134,15 @@ def play_session(request: SessionRequest) -> Iterator[GamePlayed | MatchPlayed]:
             match = MatchResult(seed, names)
             started = time.monotonic()
             for rotation, seating, result in match_games(
-                game, rosters[0], names, game_seed(request.key, seed), options,
-                request.referee, rotation_players=rosters, before_game=pool.activate,
-            ):  # fmt: skip
+                game,
+                rosters[0],
+                names,
+                game_seed(request.key, seed),
+                options=options,
+                settings=request.referee,
+                rotation_players=rosters,
+                before_game=pool.activate,
+            ):
                 match.games.append(result)
                 match.seatings.append(seating)
                 count += 1
@@ -137,9 +151,13 @@ def play_session(request: SessionRequest) -> Iterator[GamePlayed | MatchPlayed]:
                 )
                 started = time.monotonic()
             yield MatchPlayed(
-                number, seed, tuple(names), tuple(match.bot_totals()), len(match.games),
+                number,
+                seed,
+                tuple(names),
+                tuple(match.bot_totals()),
+                len(match.games),
                 seconds=time.monotonic() - match_started,
-            )  # fmt: skip
+            )
 
 
 def _session_pool(
@@ -157,6 +175,6 @@ def _session_pool(
         sandbox = request.sandbox
         if sandbox is not None:  # a seat's processes share one CPU quota (cgroups.py)
             sandbox = dataclasses.replace(sandbox, group=entrant_group(owner, seat.entrant))
-        return make_player(seat.spec, request.remote, log, sandbox=sandbox)
+        return make_player(seat.spec, request.remote, log_path=log, sandbox=sandbox)
 
     return RotationPool(make, game, dict(options), tolerate_start_failures=False)

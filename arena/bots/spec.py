@@ -51,6 +51,7 @@ def check_spec(spec: str, base_dir: Path | None = None) -> None:
 def make_player(
     spec: str,
     settings: RemoteSettings | None = None,
+    *,
     log_path: Path | None = None,
     base_dir: Path | None = None,
     sandbox: Sandbox | None = None,
@@ -195,6 +196,7 @@ def started_players(
     specs: Sequence[str],
     game: str,
     options: Mapping[str, Any],
+    *,
     settings: RemoteSettings | None = None,
     log_dir: Path | None = None,
     base_dir: Path | None = None,
@@ -214,7 +216,9 @@ def started_players(
     try:
         for seat, spec in enumerate(specs):
             log = seat_log_path(log_dir, log_prefix, seat, spec)
-            players.append(make_player(spec, settings, log, base_dir, sandbox))
+            players.append(
+                make_player(spec, settings, log_path=log, base_dir=base_dir, sandbox=sandbox)
+            )
         start_together(players, game, options, tolerate_start_failures)
         yield players
     finally:

@@ -60,8 +60,10 @@ def bench_league(
     ] = 4,
     bot: Annotated[
         str,
-        typer.Option(help="The four entrants' bot command (absolute paths: the league is "
-                     "written in a temporary folder)."),
+        typer.Option(
+            help="The four entrants' bot command (absolute paths: the league is "
+            "written in a temporary folder)."
+        ),
     ] = "python -m arena.strategies.uniform",
 ) -> None:
     """A league of four external random bots into a fresh database: games per minute,
@@ -109,9 +111,13 @@ def bench_rating(
 
     typer.echo(
         rating_bench(
-            seeds, matches, workers, cache, extra,
+            seeds,
+            matches,
+            workers,
+            cache,
+            extra,
             progress=lambda n: typer.echo(f"  {n}/{seeds} leagues played", err=True),
-        )  # fmt: skip
+        )
     )
 
 
@@ -137,12 +143,16 @@ def bench_strength(
     from arena.bench.strength import measure_strength, render_strength
 
     rows = measure_strength(
-        game, matches, seed, budget_ms, samples,
+        game,
+        matches,
+        seed=seed,
+        budget_ms=budget_ms,
+        samples=samples,
         time_ms=0 if samples else 1000,
         on_match=lambda bot, i, margin: typer.echo(
             f"  {bot}: match {i + 1}/{matches}: {margin:+.1f} a game", err=True
         ),
-    )  # fmt: skip
+    )
     typer.echo(render_strength(rows, game, seed))
 
 

@@ -39,6 +39,6 @@ def check_bot(
 
     settings = RemoteSettings(move_timeout, startup_timeout, 0.0, transport)  # checks them
     sandbox = started_sandbox(sandbox_mode, [bot])
-    report = run_check(bot, game, settings, logs, sandbox=sandbox)
+    report = run_check(bot, game, settings=settings, log_dir=logs, sandbox=sandbox)
     typer.echo("\n".join(report.lines()))
     raise typer.Exit(0 if report.clean else 1)

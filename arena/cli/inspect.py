@@ -51,7 +51,7 @@ def compare(
     """A's duplicate margin over B in the matches both played, with its 95% interval."""
     from arena.league.reports.commands import comparison_report
 
-    typer.echo(comparison_report(db, league, a, b, fmt))
+    typer.echo(comparison_report(db, league, a=a, b=b, fmt=fmt))
 
 
 @command()
@@ -119,4 +119,4 @@ def replay(
     --seat, what that seat was asked at each decision."""
     from arena.league.reports.commands import replay_report
 
-    typer.echo(replay_report(target, db, fmt, seat, deal, decision))
+    typer.echo(replay_report(target, db, fmt=fmt, seat=seat, deal=deal, decision=decision))

@@ -214,12 +214,34 @@ class TrianonState:
     """A Trianon game in progress. Read it through `Trianon`; change it only with `apply`."""
 
     __slots__ = (
-        "seed", "options", "to_move", "kind", "legal", "deal_index", "deal_limit",
-        "first_dealer", "dealer", "hands", "dealt", "events",
-        "passed", "has_bid", "high", "declarer", "contract", "trump", "rank_key",
-        "trick", "led", "tricks_won", "tricks_played",
-        "deal_scores", "totals", "records", "automatic",
-    )  # fmt: skip
+        "seed",
+        "options",
+        "to_move",
+        "kind",
+        "legal",
+        "deal_index",
+        "deal_limit",
+        "first_dealer",
+        "dealer",
+        "hands",
+        "dealt",
+        "events",
+        "passed",
+        "has_bid",
+        "high",
+        "declarer",
+        "contract",
+        "trump",
+        "rank_key",
+        "trick",
+        "led",
+        "tricks_won",
+        "tricks_played",
+        "deal_scores",
+        "totals",
+        "records",
+        "automatic",
+    )
 
     def __init__(self, seed: str, options: TrianonOptions) -> None:
         self.seed = seed

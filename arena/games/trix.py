@@ -224,13 +224,38 @@ class TrixState:
     """A Trix game in progress. Read it through `Trix`; change it only with `Trix.apply`."""
 
     __slots__ = (
-        "seed", "options", "to_move", "kind", "legal", "deal_index", "deal_count",
-        "first_king", "king", "contract", "contracts_left", "phase",
-        "hands", "dealt", "exposed", "events", "expose_queue",
-        "trick", "led", "leader", "taken", "tricks_won", "tricks_played",
-        "playable", "rows", "finished",
-        "deal_scores", "totals", "records", "tiebreak_deals", "automatic",
-    )  # fmt: skip
+        "seed",
+        "options",
+        "to_move",
+        "kind",
+        "legal",
+        "deal_index",
+        "deal_count",
+        "first_king",
+        "king",
+        "contract",
+        "contracts_left",
+        "phase",
+        "hands",
+        "dealt",
+        "exposed",
+        "events",
+        "expose_queue",
+        "trick",
+        "led",
+        "leader",
+        "taken",
+        "tricks_won",
+        "tricks_played",
+        "playable",
+        "rows",
+        "finished",
+        "deal_scores",
+        "totals",
+        "records",
+        "tiebreak_deals",
+        "automatic",
+    )
 
     def __init__(self, seed: str, options: TrixOptions) -> None:
         self.seed = seed

@@ -45,7 +45,7 @@ class BotFault(ArenaError):
     """
 
     def __init__(
-        self, kind: FaultKind, detail: str, expected: str = "", got: str = "", overload: str = ""
+        self, kind: FaultKind, detail: str, *, expected: str = "", got: str = "", overload: str = ""
     ) -> None:
         super().__init__(f"{kind}: {detail}")
         self.kind = FaultKind(kind)
@@ -100,7 +100,7 @@ class Fault:
         }
 
     def log_note(self) -> str:
-        """"; log: PATH" for a fault line, naming the bot's log (relative to the current
+        """ "; log: PATH" for a fault line, naming the bot's log (relative to the current
         folder when it lies below it, as a user would type it); "" when there is no log
         or the detail names it already (a crash does)."""
         if not self.log:

@@ -65,6 +65,7 @@ def match_games(
     players: Sequence[Player],
     names: Sequence[str],
     seed: str,
+    *,
     options: Any,
     settings: RefereeSettings | None = None,
     rotations: str = "cyclic",
@@ -84,7 +85,7 @@ def match_games(
         if before_game is not None:
             before_game(seated)
         outcome = play_game(
-            game, seated, seed, options, settings, names=[names[b] for b in seating]
+            game, seated, seed, options, settings=settings, names=[names[b] for b in seating]
         )
         yield index, seating, outcome
 
@@ -94,6 +95,7 @@ def play_match(
     players: Sequence[Player],
     names: Sequence[str],
     seed: str,
+    *,
     options: Any,
     settings: RefereeSettings | None = None,
     rotations: str = "cyclic",
@@ -104,9 +106,16 @@ def play_match(
     """Play one seat-rotated match: one game per seating, all on `seed`."""
     result = MatchResult(seed, list(names))
     for index, seating, outcome in match_games(
-        game, players, names, seed, options, settings, rotations, rotation_players,
-        before_game,
-    ):  # fmt: skip
+        game,
+        players,
+        names,
+        seed,
+        options=options,
+        settings=settings,
+        rotations=rotations,
+        rotation_players=rotation_players,
+        before_game=before_game,
+    ):
         result.games.append(outcome)
         result.seatings.append(seating)
         if on_game is not None:

@@ -144,6 +144,7 @@ def play_game(
     players: Sequence[Player],
     seed: str,
     options: Any,
+    *,
     settings: RefereeSettings | None = None,
     names: Sequence[str] | None = None,
 ) -> GameResult:
@@ -173,7 +174,7 @@ def play_game(
             raise AssertionError("the referee waited on a player that cannot be awaited")
         except StopIteration as done:
             state, auto, faults = done.value
-    replay = build_replay(game, state, seed, options, names, auto, faults)
+    replay = build_replay(game, state, seed, options, names=names, auto=auto, faults=faults)
     think = [getattr(player, "game_think", None) for player in players]
     if any(think):
         replay["think"] = [_think_record(times) for times in think]
@@ -295,7 +296,7 @@ def _crash_fault(error: Exception) -> BotFault:
     """An in-process bot that raised: its error becomes a `crash` fault."""
     raised = f"{type(error).__name__}: {error}"
     detail = f"the bot raised {raised}"[:500]
-    return BotFault(FaultKind.CRASH, detail, "an answer", f"raised {raised}")
+    return BotFault(FaultKind.CRASH, detail, expected="an answer", got=f"raised {raised}")
 
 
 def _expected(game: Game, kind: str, legal: Sequence[Action], needs: str) -> str:

@@ -256,8 +256,9 @@ def game_outline(replay: Mapping[str, Any], seats_shown: SeatsShown = "all") -> 
         if "auto" in event:
             fault = event_fault(faults, state.to_move, index + 1, len(state.events), event)
             kind = fault["kind"] if fault else event["auto"]
-            marks.append({"deal": index + 1, "step": steps[index], "seat": state.to_move,
-                          "kind": kind})  # fmt: skip
+            marks.append(
+                {"deal": index + 1, "step": steps[index], "seat": state.to_move, "kind": kind}
+            )
         steps[index] += 1
     return {
         "game": game.name,

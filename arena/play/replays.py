@@ -29,6 +29,7 @@ def build_replay(
     state: GameState,
     seed: str,
     options: Any,
+    *,
     names: Sequence[str],
     auto: Mapping[tuple[int, int], str],
     faults: Sequence[Any],

@@ -99,7 +99,9 @@ def seat_decisions(
             if (deal is None or deal == state.deal_index + 1) and (
                 decision is None or decision == asked
             ):
-                out.append(_decision(game, codec, state, seat, asked, event, faults))
+                out.append(
+                    _decision(game, codec, state, seat, number=asked, event=event, faults=faults)
+                )
     if decision is not None and not out:
         raise NotInGame(
             f"--decision {decision}: seat {seat} was asked decisions 1 to {asked} in this game"
@@ -198,13 +200,16 @@ def _decision(
     codec: WireCodec,
     state: Any,
     seat: int,
+    *,
     number: int,
     event: Mapping[str, Any],
     faults: list[Mapping[str, Any]],
 ) -> SeatDecision:
     """The request the seat was sent, decoded as the SDK decodes it."""
     view = game.observe(state, seat)
-    request = pb.DecisionRequest.FromString(codec.decision_bytes(view, state.legal, number, b"", 0))
+    request = pb.DecisionRequest.FromString(
+        codec.decision_bytes(view, state.legal, number, b"", time_ms=0)
+    )
     deal, at = state.deal_index + 1, len(state.events)
     fault = event_fault(faults, seat, deal, at, event)
     return SeatDecision(
@@ -238,14 +243,11 @@ def _with_times(
         return decisions
     wall, cpu = think["wall_ms"], think["cpu_ms"]
     return [
-        dataclasses.replace(d, ms=wall[d.number - 1], cpu_ms=cpu[d.number - 1])
-        for d in decisions
+        dataclasses.replace(d, ms=wall[d.number - 1], cpu_ms=cpu[d.number - 1]) for d in decisions
     ]
 
 
-def seat_decisions_text(
-    replay: Mapping[str, Any], seat: int, decisions: list[SeatDecision]
-) -> str:
+def seat_decisions_text(replay: Mapping[str, Any], seat: int, decisions: list[SeatDecision]) -> str:
     """The decisions as text: per decision its number, deal and kind, the legal actions,
     the answer (and the fault, for a fallback), the time, and the view, each as the
     JSON the bot received."""
@@ -272,8 +274,7 @@ def seat_decisions_text(
         lines.append(f"  time:   {_time_text(d)}")
         lines.append("  view:   {")
         lines += [
-            f"    {json.dumps(key)}: {json.dumps(value)}"
-            + ("," if i < len(d.view) - 1 else "")
+            f"    {json.dumps(key)}: {json.dumps(value)}" + ("," if i < len(d.view) - 1 else "")
             for i, (key, value) in enumerate(d.view.items())
         ]
         lines.append("  }")

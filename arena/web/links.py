@@ -41,9 +41,12 @@ class Links:
         return f"{self.league(league)}/faults"
 
     def game(
-        self, game_id: int, deal: int | None = None, step: int | None = None,
+        self,
+        game_id: int,
+        deal: int | None = None,
+        step: int | None = None,
         event: int | None = None,
-    ) -> str:  # fmt: skip
+    ) -> str:
         return f"/game/{game_id}{_fragment(deal, step, event)}"
 
     def deal_data(self, game_id: int, deal: int) -> str:
@@ -92,9 +95,12 @@ class ReportLinks(Links):
         return f"faults-{file_part(league)}.html"
 
     def game(
-        self, game_id: int, deal: int | None = None, step: int | None = None,
+        self,
+        game_id: int,
+        deal: int | None = None,
+        step: int | None = None,
         event: int | None = None,
-    ) -> str:  # fmt: skip
+    ) -> str:
         return f"game-{game_id}.html{_fragment(deal, step, event)}"
 
     def deal_data(self, game_id: int, deal: int) -> str:

@@ -27,9 +27,18 @@ from arena.wire.v1 import bot_pb2 as pb
 # Field numbers of the messages built as bytes, from the generated descriptors.
 _OBS = {
     name: field_number(pb.Observation, name)
-    for name in ("hand", "events", "trick", "cards_left", "tricks_won", "deal_scores",
-                 "exposed", "rows", "finished")
-}  # fmt: skip
+    for name in (
+        "hand",
+        "events",
+        "trick",
+        "cards_left",
+        "tricks_won",
+        "deal_scores",
+        "exposed",
+        "rows",
+        "finished",
+    )
+}
 _OBS_HAND, _OBS_EVENTS, _OBS_TRICK = _OBS["hand"], _OBS["events"], _OBS["trick"]
 _OBS_CARDS_LEFT, _OBS_TRICKS_WON = _OBS["cards_left"], _OBS["tricks_won"]
 _OBS_DEAL_SCORES, _OBS_EXPOSED = _OBS["deal_scores"], _OBS["exposed"]
@@ -73,6 +82,7 @@ def game_info(
     game: str,
     game_id: str,
     seat: int,
+    *,
     seed: str,
     players: Sequence[str],
     options: Mapping[str, Any],
@@ -207,6 +217,7 @@ class WireCodec:
         legal: Sequence[Action],
         decision_id: int,
         game_info: bytes,
+        *,
         time_ms: int,
         time_bank_ms: int = 0,
     ) -> bytes:
@@ -302,9 +313,14 @@ def _trix_observation(view: TrixView) -> bytes:
     The fields that stay the same through a deal (seat, deal, King, contract, totals)
     are encoded once per deal and seat; only the rest is built per decision."""
     head = _DEAL_HEAD[
-        view.seat, view.deal, view.king, view.first_king, view.contract,
-        view.contracts_left, view.totals,
-    ]  # fmt: skip
+        view.seat,
+        view.deal,
+        view.king,
+        view.first_king,
+        view.contract,
+        view.contracts_left,
+        view.totals,
+    ]
     body = (
         b"".join(map(_HAND_CARD.__getitem__, cards_of(view.hand)))
         + _packed(_OBS_CARDS_LEFT, view.cards_left)

@@ -37,7 +37,7 @@ def timeout(settings: RemoteSettings, bank: float, got: str = "") -> BotFault:
         + "); a late answer is discarded"
     )
     got = got or f"no answer; the call was cancelled after {limit:.3f} s"
-    return BotFault(FaultKind.TIMEOUT, detail, within, got)
+    return BotFault(FaultKind.TIMEOUT, detail, expected=within, got=got)
 
 
 def cpu_timeout(settings: RemoteSettings, bank: float, used: float) -> BotFault:
@@ -48,13 +48,17 @@ def cpu_timeout(settings: RemoteSettings, bank: float, used: float) -> BotFault:
         "(clock = cpu: move_timeout is on the bot's own CPU time); the call was cancelled"
     )
     within = f"within {limit:.3f} s of CPU time (clock = cpu)"
-    return BotFault(FaultKind.TIMEOUT, detail, within, f"{used:.3f} s of CPU and no answer")
+    return BotFault(
+        FaultKind.TIMEOUT, detail, expected=within, got=f"{used:.3f} s of CPU and no answer"
+    )
 
 
 def _noted(fault: BotFault, note: str, overload: str | None = None) -> BotFault:
     """The same fault with `note` added to its detail (and `overload` set, if given)."""
     why = fault.overload if overload is None else overload
-    return BotFault(fault.kind, f"{fault.detail}; {note}", fault.expected, fault.got, why)
+    return BotFault(
+        fault.kind, f"{fault.detail}; {note}", expected=fault.expected, got=fault.got, overload=why
+    )
 
 
 def with_cpu(fault: BotFault, cpu: float, wall: float) -> BotFault:
@@ -78,7 +82,9 @@ def game_time_up(settings: RemoteSettings, waited: float = 0.0) -> BotFault:
         "fallback moves for the rest of the game"
     )
     within = f"within what was left of game_time ({settings.game_time:g} s a game)"
-    return BotFault(FaultKind.TIMEOUT, detail, within, "no time left in the game's budget")
+    return BotFault(
+        FaultKind.TIMEOUT, detail, expected=within, got="no time left in the game's budget"
+    )
 
 
 def from_status(
@@ -96,8 +102,8 @@ def from_status(
         return BotFault(
             FaultKind.OVERSIZE,
             f"sent a message over the {kib} KiB limit ({text})",
-            f"in a DecisionReply of at most {kib} KiB",
-            status,
+            expected=f"in a DecisionReply of at most {kib} KiB",
+            got=status,
         )
     if code == grpc.StatusCode.UNAVAILABLE or not bot_alive:
         return None
@@ -105,14 +111,14 @@ def from_status(
         return BotFault(
             FaultKind.CRASH,
             f"the bot failed this decision: {text}",
-            "from the bot's Decide/Play handler",
-            status,
+            expected="from the bot's Decide/Play handler",
+            got=status,
         )
     return BotFault(
         FaultKind.PROTOCOL,
         f"ended the call with the status {status} instead of answering",
-        "in a DecisionReply message",
-        status,
+        expected="in a DecisionReply message",
+        got=status,
     )
 
 
@@ -124,8 +130,8 @@ def not_a_reply(answer: bytes, err: Exception) -> BotFault:
     return BotFault(
         FaultKind.PROTOCOL,
         f"answered {len(answer)} bytes that are not a DecisionReply ({err})",
-        "in a DecisionReply message",
-        f"{len(answer)} bytes: {answer[:80]!r}",
+        expected="in a DecisionReply message",
+        got=f"{len(answer)} bytes: {answer[:80]!r}",
     )
 
 
@@ -133,8 +139,8 @@ def stream_closed() -> BotFault:
     return BotFault(
         FaultKind.PROTOCOL,
         "closed the Play stream instead of answering the decision",
-        "in a DecisionReply on the open Play stream",
-        "the end of the stream",
+        expected="in a DecisionReply on the open Play stream",
+        got="the end of the stream",
     )
 
 
@@ -147,7 +153,7 @@ def still_busy(fault: BotFault, first: int, seconds: float) -> BotFault:
         f"(decision {first}, asked {seconds:.3f} s before this one, timed out unanswered, "
         "and nothing has come back since)"
     )
-    return BotFault(fault.kind, fault.detail + note, fault.expected, fault.got)
+    return BotFault(fault.kind, fault.detail + note, expected=fault.expected, got=fault.got)
 
 
 def wrong_decision(
@@ -163,8 +169,8 @@ def wrong_decision(
         FaultKind.PROTOCOL,
         f"answered decision {reply.decision_id} when asked decision {asked}{late}: "
         "echo DecisionRequest.decision_id in the reply",
-        f"in a DecisionReply with decision_id {asked}",
-        f"decision_id {reply.decision_id}, action {short(reply.action)}",
+        expected=f"in a DecisionReply with decision_id {asked}",
+        got=f"decision_id {reply.decision_id}, action {short(reply.action)}",
     )
 
 
@@ -178,7 +184,7 @@ def not_an_action(game: str, action: pb.Action) -> BotFault:
 
 
 def crashed(detail: str, got: str) -> BotFault:
-    return BotFault(FaultKind.CRASH, detail, FROM_A_LIVE_BOT, got)
+    return BotFault(FaultKind.CRASH, detail, expected=FROM_A_LIVE_BOT, got=got)
 
 
 def memory_limit(fault: BotFault, limit: tuple[int, bool] | None) -> BotFault:
@@ -198,9 +204,9 @@ def start_failure(err: Exception, startup_timeout: float) -> BotFault:
     return BotFault(
         FaultKind.START_FAILURE,
         str(err),
-        f"from a bot that listens and completes the handshake within {startup_timeout} s "
+        expected=f"from a bot that listens and completes the handshake within {startup_timeout} s "
         "(startup_timeout)",
-        "no bot: " + str(err).splitlines()[0],
+        got="no bot: " + str(err).splitlines()[0],
     )
 
 

@@ -56,6 +56,7 @@ async def connect(
     spec: str,
     address: str,
     process: BotProcess | None,
+    *,
     game: Game,
     options: Mapping[str, Any],
     startup_timeout: float,
@@ -77,7 +78,9 @@ async def connect(
     channel = open_channel(address)
     methods = bot_methods(channel)
     try:
-        reply = await _hello(channel, methods, game, options, deadline, spec, problem)
+        reply = await _hello(
+            channel, methods, game, options=options, deadline=deadline, spec=spec, problem=problem
+        )
     except BaseException:
         await channel.close()
         raise
@@ -95,6 +98,7 @@ async def _hello(
     channel: grpc.aio.Channel,
     methods: BotMethods,
     game: Game,
+    *,
     options: Mapping[str, Any],
     deadline: float,
     spec: str,

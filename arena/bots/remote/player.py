@@ -106,9 +106,13 @@ class RemotePlayer:
         self.launch()
         await self._disconnect()
         connection = await connect(
-            self.spec, self.address, self.process, self._game, options,
-            self.settings.startup_timeout,
-        )  # fmt: skip
+            self.spec,
+            self.address,
+            self.process,
+            game=self._game,
+            options=options,
+            startup_timeout=self.settings.startup_timeout,
+        )
         self._connection = connection
         self._transport = make_transport(connection.methods, self.settings)
         self.address = connection.address
@@ -181,9 +185,9 @@ class RemotePlayer:
             start.game,
             f"{start.seed}#{self._game_seq}",
             start.seat,
-            start.seed,
-            start.players,
-            start.options,
+            seed=start.seed,
+            players=start.players,
+            options=start.options,
         )
         self._info_bytes = game_info_bytes(self._info)
 
@@ -215,8 +219,8 @@ class RemotePlayer:
             decision.legal,
             self._decision_id,
             self._info_bytes,
-            int(min(self.settings.move_timeout, self._game_left) * 1000),
-            int(self._bank * 1000),
+            time_ms=int(min(self.settings.move_timeout, self._game_left) * 1000),
+            time_bank_ms=int(self._bank * 1000),
         )
         cpu_start = self._bot_cpu()
         on_cpu = self.settings.clock == Clock.CPU and cpu_start is not None

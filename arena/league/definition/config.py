@@ -48,19 +48,36 @@ TRANSPORTS = tuple(TransportKind)
 SANDBOX_MODES = tuple(SandboxMode)
 
 LEAGUE_KEYS = {
-    "name", "game", "seed", "schedule", "rounds", "matches", "candidates", "rotations",
-    "rate_by", "forfeit_faults", "deal_key",
-}  # fmt: skip
+    "name",
+    "game",
+    "seed",
+    "schedule",
+    "rounds",
+    "matches",
+    "candidates",
+    "rotations",
+    "rate_by",
+    "forfeit_faults",
+    "deal_key",
+}
 SANDBOX_LIMIT_KEYS = tuple(f.name for f in fields(SandboxLimits))
 LIMIT_KEYS = {
-    "move_timeout", "startup_timeout", "max_faults", "time_bank", "transport", "sandbox",
-    "game_time", "clock",
+    "move_timeout",
+    "startup_timeout",
+    "max_faults",
+    "time_bank",
+    "transport",
+    "sandbox",
+    "game_time",
+    "clock",
     *SANDBOX_LIMIT_KEYS,
-}  # fmt: skip
+}
 RATING_KEYS = {"mu", "sigma", "beta", "tau", "draw_probability"}
 CLUSTER_KEYS = {"address"}
 TOP_KEYS = {"league", "rules", "limits", "ratings", "entrant", "cluster"}
-CLUSTER_ADDRESS = re.compile(r"(?:(?:tcp|tls)://)?(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})")
+CLUSTER_ADDRESS = re.compile(
+    r"(?:(?:tcp|tls)://)?(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})"
+)
 
 # Sizes a league may have (docs/leagues.md, "Ranges and sizes"): past them it could not
 # finish, or its schedule could not even be drawn, in any reasonable time.
@@ -313,7 +330,7 @@ def workers_warning(workers: int | None, cores: int | None = None) -> str | None
 
 
 def schedule_size(
-    schedule: str, entrants: int, seats: int, rounds: int, matches: int, rotations: str
+    schedule: str, entrants: int, seats: int, *, rounds: int, matches: int, rotations: str
 ) -> tuple[int, str]:
     """How many games a schedule plays, and the sum that says so (for its messages)."""
     per_match = seats if rotations == Rotations.CYCLIC else math.factorial(seats)
@@ -468,7 +485,9 @@ def load_league(path: str | Path) -> LeagueConfig:
     if len(set(candidates)) < len(candidates):
         repeated = next(c for c in candidates if candidates.count(c) > 1)
         league.fail("candidates", f"must not repeat a name; {shown(repeated)} appears twice")
-    games, how = schedule_size(schedule, len(entrants), game.seats, rounds, matches, rotations)
+    games, how = schedule_size(
+        schedule, len(entrants), game.seats, rounds=rounds, matches=matches, rotations=rotations
+    )
     if games > MAX_GAMES:
         league.fail(
             "schedule",
@@ -479,7 +498,7 @@ def load_league(path: str | Path) -> LeagueConfig:
                 if schedule == Schedule.ROUND_ROBIN
                 else "lower matches, or use rotations = 'cyclic'"
             ),
-        )  # fmt: skip
+        )
     if schedule != Schedule.ROUND_ROBIN and matches * len(entrants) > MAX_DRAWS:
         league.fail(
             "matches",
@@ -531,7 +550,10 @@ def _limits(path: Path, data: Any) -> Limits:
         **{
             key: (
                 lim.number(  # a float field (cpus): fractions of a core allowed
-                    key, getattr(defaults, key), SMALLEST_CPUS, ARENA_CEILINGS[key][0],
+                    key,
+                    getattr(defaults, key),
+                    SMALLEST_CPUS,
+                    ARENA_CEILINGS[key][0],
                     f"a number from {SMALLEST_CPUS}",
                 )
                 if isinstance(getattr(defaults, key), float)
@@ -539,7 +561,7 @@ def _limits(path: Path, data: Any) -> Limits:
             )
             for key in SANDBOX_LIMIT_KEYS
         }
-    )  # fmt: skip
+    )
     try:
         bot.check(set(lim.data))
     except ConfigError as err:

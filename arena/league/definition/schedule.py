@@ -67,6 +67,7 @@ def build_schedule(
     seats: int,
     schedule: str,
     seed: int | str,
+    *,
     rounds: int = 1,
     matches: int = 0,
     candidates: Sequence[str] = (),

@@ -90,15 +90,14 @@ def table_report(
     return _with_league(db_path, league, build)
 
 
-def comparison_report(
-    db_path: Path, league: str | None, a: str, b: str, fmt: TextOrJson
-) -> str:
+def comparison_report(db_path: Path, league: str | None, *, a: str, b: str, fmt: TextOrJson) -> str:
     """A's duplicate margin over B (`arena compare`)."""
     result = _with_league(db_path, league, lambda db, lid: compare(db, lid, a, b))
     if fmt == TextOrJson.JSON:
         return json.dumps(result)
-    return render_comparison({**result, "a": text_safe(a), "b": text_safe(b),
-                              "verdict": text_safe(result["verdict"])})  # fmt: skip
+    return render_comparison(
+        {**result, "a": text_safe(a), "b": text_safe(b), "verdict": text_safe(result["verdict"])}
+    )
 
 
 def faults_report(db_path: Path, league: str | None, bot: str | None, fmt: TextOrJson) -> str:
@@ -135,6 +134,7 @@ def render_games(rows: Sequence[dict[str, Any]], fmt: TextOrJson) -> str:
 def replay_report(
     target: str,
     db_path: Path,
+    *,
     fmt: TextOrJson,
     seat: int | None = None,
     deal: int | None = None,
@@ -162,7 +162,7 @@ def replay_report(
     try:
         check_replay(data)
         if seat is not None:
-            return _seat_report(data, fmt, seat, deal, decision)
+            return _seat_report(data, fmt, seat=seat, deal=deal, decision=decision)
         if fmt == TextOrJson.JSON:
             return json.dumps(data, indent=1)
         return replay_text({**data, "players": [text_safe(p) for p in data["players"]]})
@@ -179,9 +179,8 @@ def replay_report(
         ) from None
 
 
-
 def _seat_report(
-    data: dict, fmt: TextOrJson, seat: int, deal: int | None, decision: int | None
+    data: dict, fmt: TextOrJson, *, seat: int, deal: int | None, decision: int | None
 ) -> str:
     decisions = seat_decisions(data, seat, deal, decision)
     if fmt == TextOrJson.JSON:

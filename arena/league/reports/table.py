@@ -46,9 +46,11 @@ def league_rows(
     if ratings is None:  # rate again, from every deal (rate_by = "deal" needs them)
         outcomes = store.load_outcomes(db, league_id)
         rater = Rater(
-            Ratings(**settings["ratings"]), entrants, settings["rate_by"],
+            Ratings(**settings["ratings"]),
+            entrants,
+            settings["rate_by"],
             settings["forfeit_faults"],
-        )  # fmt: skip
+        )
         rate_prefix(outcomes, rater)
         ratings = {e: (r.mu, r.sigma) for e, r in rater.ratings.items()}
     stats = store.entrant_stats(db, league_id)
@@ -56,9 +58,7 @@ def league_rows(
         name: mean_interval(samples, 0.95)
         for name, samples in margin_samples(sorted(outcomes.values(), key=lambda m: m.idx)).items()
     }
-    per_contract = (
-        _per_strain(db, league_id) if game == "trianon" else _per_contract(db, league_id)
-    )
+    per_contract = _per_strain(db, league_id) if game == "trianon" else _per_contract(db, league_id)
     rows = []
     for name in entrants:
         mu, sigma = ratings[name]
@@ -148,12 +148,20 @@ def _per_strain(db: sqlite_utils.Database, league_id: int) -> dict[str, dict[str
 
 
 COLUMNS = (
-    ("place", "place"), ("name", "name"), ("rating", "rating"), ("mu", "mu"),
-    ("sigma", "sigma"), ("matches", "matches"), ("games", "games"),
-    ("mean_score", "score/game"), ("duplicate_margin", "margin/game"),
+    ("place", "place"),
+    ("name", "name"),
+    ("rating", "rating"),
+    ("mu", "mu"),
+    ("sigma", "sigma"),
+    ("matches", "matches"),
+    ("games", "games"),
+    ("mean_score", "score/game"),
+    ("duplicate_margin", "margin/game"),
     ("duplicate_margin_ci", "95% CI"),
-    ("per_contract", "per contract"), ("faults", "faults"), ("think_ms", "think ms cpu/wall"),
-)  # fmt: skip
+    ("per_contract", "per contract"),
+    ("faults", "faults"),
+    ("think_ms", "think ms cpu/wall"),
+)
 
 
 def cell(key: str, value: Any) -> str:
@@ -185,9 +193,14 @@ def csv_columns(game: str) -> list[str]:
     `strain_H_failed`)."""
     head = [key for key, _ in COLUMNS[: COLUMNS.index(("duplicate_margin_ci", "95% CI"))]]
     return [
-        *head, "duplicate_margin_ci_low", "duplicate_margin_ci_high",
-        *_contract_columns(game), "faults", "think_wall_ms", "think_cpu_ms",
-    ]  # fmt: skip
+        *head,
+        "duplicate_margin_ci_low",
+        "duplicate_margin_ci_high",
+        *_contract_columns(game),
+        "faults",
+        "think_wall_ms",
+        "think_cpu_ms",
+    ]
 
 
 def _contract_columns(game: str) -> list[str]:
@@ -268,8 +281,7 @@ def about_lines(about: dict[str, Any], markdown: bool = False) -> list[str]:
     resume = f"`arena run {text_safe(shlex.quote(about['file'] or 'LEAGUE.toml'))}`"
     if scheduled is None:
         second = (
-            f"{stored} matches stored (the number scheduled is not recorded: {resume} "
-            "records it)"
+            f"{stored} matches stored (the number scheduled is not recorded: {resume} records it)"
         )
     elif stored >= scheduled:
         second = f"{stored} of {scheduled} matches stored: the league is finished"
@@ -313,8 +325,9 @@ def render(
         lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         lines += ["| " + " | ".join(cells) + " |" for cells in body]
         return "\n\n".join([*above, "\n".join(lines)])
-    widths = [max(len(h), *(len(r[i]) for r in body)) if body else len(h)
-              for i, h in enumerate(header)]  # fmt: skip
+    widths = [
+        max(len(h), *(len(r[i]) for r in body)) if body else len(h) for i, h in enumerate(header)
+    ]
     numeric = {0, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12}
 
     def line(cells: Sequence[str]) -> str:

@@ -74,6 +74,7 @@ def parallel_starts(workers: int, seats: int) -> int:
 def check_entrants(
     config: LeagueConfig,
     names: Sequence[str],
+    *,
     log_dir: Path,
     db_path: Path,
     parallel: int = MAX_PARALLEL,
@@ -120,7 +121,7 @@ def check_entrants(
 
 
 def check_entrant(
-    config: LeagueConfig, entrant: Entrant, index: int, log_dir: Path, db_path: Path
+    config: LeagueConfig, entrant: Entrant, index: int, *, log_dir: Path, db_path: Path
 ) -> EntrantCheck:
     """Start one entrant as a worker would, shake hands, end it, all on this thread: its
     event loop is closed afterwards (the pool's threads do not outlive the check), and a
@@ -131,7 +132,7 @@ def check_entrant(
     started = time.monotonic()
     problem = ""
     try:
-        with league_players(config, [entrant.bot], log_dir, db_path, log_prefix=prefix):
+        with league_players(config, [entrant.bot], log_dir, db_path=db_path, log_prefix=prefix):
             pass
     except (BotStartError, ConfigError) as err:
         problem = str(err) or type(err).__name__

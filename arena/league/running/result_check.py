@@ -39,8 +39,10 @@ def check_played_match(config: LeagueConfig, match: ScheduledMatch, played: Play
     """ForgedResult saying the first thing that is wrong with `played` as the result
     of `match` in `config`'s league; None when every game is what the engine plays."""
     if (played.index, played.seed, tuple(played.entrants)) != (
-        match.index, match.seed, tuple(match.entrants)
-    ):  # fmt: skip
+        match.index,
+        match.seed,
+        tuple(match.entrants),
+    ):
         raise ForgedResult(
             f"it is not match {match.index} as scheduled (index {played.index}, seed "
             f"{played.seed!r}, table {list(played.entrants)})"
@@ -54,7 +56,15 @@ def check_played_match(config: LeagueConfig, match: ScheduledMatch, played: Play
     for rotation, (order, record) in enumerate(zip(orders, played.games, strict=True)):
         seated = tuple(match.entrants[b] for b in order)
         try:
-            _check_game(game, config.options, options, seed, rotation, seated, record)
+            _check_game(
+                game,
+                config.options,
+                options,
+                seed=seed,
+                rotation=rotation,
+                seated=seated,
+                record=record,
+            )
         except (ConfigError, KeyError, TypeError, ValueError, IndexError) as err:
             raise ForgedResult(f"game {rotation + 1} of the match: {err}") from None
 
@@ -63,6 +73,7 @@ def _check_game(
     game: Game,
     parsed_options: Any,
     options: Mapping[str, Any],
+    *,
     seed: str,
     rotation: int,
     seated: tuple[str, ...],
@@ -110,9 +121,7 @@ def _check_game(
 def _without_marks(deal: Mapping[str, Any]) -> dict[str, Any]:
     """A replay's deal without the referee's `auto` marks on fallback events, which
     the engine's own records do not carry."""
-    events = [
-        {k: v for k, v in event.items() if k != "auto"} for event in deal.get("events", [])
-    ]
+    events = [{k: v for k, v in event.items() if k != "auto"} for event in deal.get("events", [])]
     return {**deal, "events": events}
 
 
@@ -128,7 +137,9 @@ def _check_faults(replay: Mapping[str, Any], seats: int, deals: int) -> None:
         event = fault.get("event")
         if isinstance(event, int) and event >= 0:
             events = records[deal - 1]["events"]
-            if event >= len(events) or "auto" not in events[event] or (
-                events[event].get("seat") != seat
+            if (
+                event >= len(events)
+                or "auto" not in events[event]
+                or (events[event].get("seat") != seat)
             ):
                 raise ConfigError(f"its fault {dict(fault)} marks no fallback move of seat {seat}")

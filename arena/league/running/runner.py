@@ -270,8 +270,10 @@ def _play(source: ScheduleSource, executor: MatchExecutor, run: _RunOptions) -> 
 
 def _kept(err: StorageError, db_path: Path, stored: int | None) -> str:
     """What a storage failure means for the run: what was kept, and how to go on."""
-    kept = "every match stored before is kept" if stored is None else (
-        f"the {stored} matches stored so far are kept"
+    kept = (
+        "every match stored before is kept"
+        if stored is None
+        else (f"the {stored} matches stored so far are kept")
     )
     return (
         f"{err} ({db_path}); the run stopped and {kept}: free some space, or make the "
@@ -286,7 +288,9 @@ def _preflight(source: ScheduleSource, run: _RunOptions) -> None:
     names = {name for match in source.pending for name in match.entrants}
     parallel = parallel_starts(run.workers, get_game(config.game).seats)
     log_dir, db_path = source.template.log_dir, source.template.db_path
-    checks = check_entrants(config, sorted(names), log_dir, db_path, parallel, run.notice)
+    checks = check_entrants(
+        config, sorted(names), log_dir=log_dir, db_path=db_path, parallel=parallel, say=run.notice
+    )
     summary.checked = len(checks)
     summary.broken = [c.name for c in checks if not c.ok]
     if not run.allow_broken:

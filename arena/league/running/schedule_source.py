@@ -96,7 +96,7 @@ class ScheduleSource:
         )
 
     def started(self, match: ScheduledMatch) -> None:
-        mark_in_flight(self.db, self.league_id, match.index, match.entrants, os.getpid())
+        mark_in_flight(self.db, self.league_id, match.index, match.entrants, run_pid=os.getpid())
 
     def store(self, played: PlayedMatch) -> bool:
         return store_match(self.db, self.league_id, played)

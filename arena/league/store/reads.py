@@ -256,9 +256,7 @@ def match_records(db: sqlite_utils.Database, league_id: int) -> list[dict[str, A
     games, finished_at, worker (migration 9: who played it) and overload_replays (0 for
     matches stored before migration 7)."""
     replays = (
-        "COALESCE(overload_replays, 0)"
-        if "overload_replays" in db["matches"].columns_dict
-        else "0"
+        "COALESCE(overload_replays, 0)" if "overload_replays" in db["matches"].columns_dict else "0"
     )
     return [
         {**row, "entrants": json.loads(row["entrants"])}
@@ -282,8 +280,10 @@ def played_games(db: sqlite_utils.Database, league_id: int) -> dict[int, list[Pl
     ):
         out.setdefault(row["idx"], []).append(
             PlayedGame(
-                row["rotation"], tuple(json.loads(row["players"])), json.loads(row["replay"]),
+                row["rotation"],
+                tuple(json.loads(row["players"])),
+                json.loads(row["replay"]),
                 row["decisions"],
-            )  # fmt: skip
+            )
         )
     return out

@@ -49,7 +49,7 @@ def _migration_1(db: sqlite_utils.Database) -> None:
             "games": int,
             "seconds": float,
             "finished_at": float,
-        },  # fmt: skip
+        },
         pk="id",
         foreign_keys=[("league_id", "leagues")],
     )
@@ -66,7 +66,7 @@ def _migration_1(db: sqlite_utils.Database) -> None:
             "ranks": str,
             "decisions": int,
             "replay": str,
-        },  # fmt: skip
+        },
         pk="id",
         foreign_keys=[("league_id", "leagues"), ("match_id", "matches")],
     )
@@ -81,7 +81,7 @@ def _migration_1(db: sqlite_utils.Database) -> None:
             "total": int,
             "rank": int,
             "faults": int,
-        },  # fmt: skip
+        },
         pk=("game_id", "seat"),
         foreign_keys=[("game_id", "games")],
     )
@@ -95,7 +95,7 @@ def _migration_1(db: sqlite_utils.Database) -> None:
             "entrant": str,
             "contract": str,
             "score": int,
-        },  # fmt: skip
+        },
         pk=("game_id", "deal", "seat"),
         foreign_keys=[("game_id", "games")],
     )
@@ -110,7 +110,7 @@ def _migration_1(db: sqlite_utils.Database) -> None:
             "deal": int,
             "kind": str,
             "detail": str,
-        },  # fmt: skip
+        },
         pk="id",
         foreign_keys=[("game_id", "games")],
     )
@@ -124,7 +124,7 @@ def _migration_1(db: sqlite_utils.Database) -> None:
             "entrant": str,
             "mu": float,
             "sigma": float,
-        },  # fmt: skip
+        },
         pk=("league_id", "step", "entrant"),
         foreign_keys=[("league_id", "leagues")],
     )
@@ -244,7 +244,7 @@ def _migration_8(db: sqlite_utils.Database) -> None:
             "entrants": str,
             "started_at": float,
             "run_pid": int,
-        },  # fmt: skip
+        },
         pk=("league_id", "idx"),
         foreign_keys=[("league_id", "leagues")],
     )
@@ -261,7 +261,7 @@ def _migration_8(db: sqlite_utils.Database) -> None:
             "score_sum": int,
             "declared": int,
             "made": int,
-        },  # fmt: skip
+        },
         pk=("league_id", "entrant", "contract"),
     )
     db.execute(
@@ -288,8 +288,11 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (5, "leagues.first_game_id (game ids that follow the schedule)", _migration_5),
     (6, "leagues.deal_key (the secret the deals come from)", _migration_6),
     (7, "results.asked, think_wall_ms, think_cpu_ms; matches.overload_replays", _migration_7),
-    (8, "live_matches, entrant_contracts; ratings and games indexes for the web pages",
-     _migration_8),
+    (
+        8,
+        "live_matches, entrant_contracts; ratings and games indexes for the web pages",
+        _migration_8,
+    ),
     (9, "matches.worker (who played each match)", _migration_9),
 ]
 

@@ -64,15 +64,20 @@ def ensure_league(db: sqlite_utils.Database, config: LeagueConfig) -> int:
         shape = schedule_shape(config.game, settings)
         scheduled, per_match = shape if shape is not None else (None, None)
         with immediate(db):  # bot commands may change between runs: keep them current
-            known = {row["name"] for row in db.query(
-                "SELECT name FROM entrants WHERE league_id = ?", [league_id]
-            )}  # fmt: skip
+            known = {
+                row["name"]
+                for row in db.query("SELECT name FROM entrants WHERE league_id = ?", [league_id])
+            }
             for position, entrant in enumerate(config.entrants):
                 if entrant.name not in known:  # an entrant the league grew by
                     db["entrants"].insert(
-                        {"league_id": league_id, "name": entrant.name, "bot": entrant.bot,
-                         "position": position}
-                    )  # fmt: skip
+                        {
+                            "league_id": league_id,
+                            "name": entrant.name,
+                            "bot": entrant.bot,
+                            "position": position,
+                        }
+                    )
                 db.execute(
                     "UPDATE entrants SET bot = ? WHERE league_id = ? AND name = ?",
                     [entrant.bot, league_id, entrant.name],
@@ -157,9 +162,7 @@ def _grown(
     old, new = stored["entrants"], settings["entrants"]
     if new[: len(old)] != old:
         removed = [name for name in old if name not in new]
-        problem = (
-            f"drops {', '.join(map(repr, removed))}" if removed else "reorders them"
-        )
+        problem = f"drops {', '.join(map(repr, removed))}" if removed else "reorders them"
         raise ConfigError(
             f"league {config.name!r} is already in the database with the entrants "
             f"{old!r}; {config.path.name} {problem}, and its stored matches would no longer "
@@ -197,7 +200,9 @@ def _game_id(
     so the same league stores the same ids however its matches finish or resume; a
     league stored before migration 5 has no reserved ids and takes the next free one."""
     first, scheduled, per_match = (
-        league["first_game_id"], league["scheduled_matches"], league["games_per_match"]
+        league["first_game_id"],
+        league["scheduled_matches"],
+        league["games_per_match"],
     )
     if first is not None and match_index < scheduled and rotation < per_match:
         return first + match_index * per_match + rotation
@@ -376,8 +381,6 @@ def replace_ratings(
         db["ratings"].insert_all({"league_id": league_id, **row} for row in rows)
 
 
-
-
 @_writing("the ratings")
 def append_ratings(
     db: sqlite_utils.Database, league_id: int, rows: Iterable[dict[str, Any]]
@@ -389,7 +392,7 @@ def append_ratings(
 
 @_writing("the matches in flight")
 def mark_in_flight(
-    db: sqlite_utils.Database, league_id: int, idx: int, entrants: Iterable[str], run_pid: int
+    db: sqlite_utils.Database, league_id: int, idx: int, entrants: Iterable[str], *, run_pid: int
 ) -> None:
     """Record that match `idx` is being played now (the web pages show it in flight);
     `store_match` of that match removes the row."""

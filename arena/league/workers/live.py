@@ -63,6 +63,7 @@ class LiveMatch:
         db_path: str | Path,
         game: Game,
         league: str,
+        *,
         idx: int,
         rotation_names: Sequence[Sequence[str]],
         seed: str,

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import concurrent.futures
 import dataclasses
+import functools
 import os
 import socket
 import sys
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -88,8 +89,15 @@ def play_task(task: MatchTask, archives: Mapping[str, bytes] | None = None) -> P
     config = _here(task, archives or {})
     log_dir = str(_worker_logs(task.log_dir)) if task.elsewhere else task.log_dir
     played = _run_serially(
-        play_scheduled_match, config, task.match, log_dir, task.db_path, task.lifecycle,
-        not task.elsewhere,
+        functools.partial(
+            play_scheduled_match,
+            config,
+            task.match,
+            log_dir,
+            db_path=task.db_path,
+            lifecycle=task.lifecycle,
+            live_file=not task.elsewhere,
+        )
     )
     for game in played.games:
         for fault in game.faults():
@@ -132,8 +140,8 @@ _match_thread: concurrent.futures.ThreadPoolExecutor | None = None
 _match_thread_lock = threading.Lock()
 
 
-def _run_serially(fn, *args):  # noqa: ANN001, ANN002, ANN202 (a pass-through)
-    """`fn(*args)` on this process's one match thread, when this is a Dask worker
+def _run_serially(fn: Callable[[], PlayedMatch]) -> PlayedMatch:
+    """`fn()` on this process's one match thread, when this is a Dask worker
     (whose tasks run on threads that come and go); in the thread itself otherwise.
 
     A worker keeps its bots for the league (arena/league/workers/worker.py), and a bot's
@@ -142,12 +150,12 @@ def _run_serially(fn, *args):  # noqa: ANN001, ANN002, ANN202 (a pass-through)
     starts and plays them all, one match at a time per process."""
     global _match_thread
     if sys.modules.get("distributed") is None:
-        return fn(*args)
+        return fn()
     sweep_stale()  # the frozen bots of a worker of this machine that was killed
     with _match_thread_lock:
         if _match_thread is None:
             _match_thread = concurrent.futures.ThreadPoolExecutor(1, "arena-match")
-    return _match_thread.submit(fn, *args).result()
+    return _match_thread.submit(fn).result()
 
 
 def end_worker_bots() -> None:

@@ -114,6 +114,7 @@ def play_scheduled_match(
     config: LeagueConfig,
     match: ScheduledMatch,
     log_dir: str,
+    *,
     db_path: str = "",
     lifecycle: Lifecycle = Lifecycle.LEAGUE,
     live_file: bool = True,
@@ -135,17 +136,27 @@ def play_scheduled_match(
     if lifecycle == Lifecycle.MATCH:
         specs = [bots[name] for name in match.entrants]
         with league_players(
-            config, specs, Path(log_dir), db_path, f"match{match.index:05d}-", True
+            config,
+            specs,
+            Path(log_dir),
+            db_path=db_path,
+            log_prefix=f"match{match.index:05d}-",
+            tolerate_start_failures=True,
         ) as players:
             result = play_match(
-                game, players, list(match.entrants), seed, config.options, settings,
+                game,
+                players,
+                list(match.entrants),
+                seed,
+                options=config.options,
+                settings=settings,
                 rotations=config.rotations,
-            )  # fmt: skip
+            )
     else:
         pool = _worker_pool(config, log_dir, db_path)
         orders = seatings(game.seats, config.rotations)
         seats = [[Seat(name, bots[name], r) for name in match.entrants] for r in range(len(orders))]
-        live = _live_match(config, match, db_path, orders, seed) if live_file else None
+        live = _live_match(config, match, db_path, orders=orders, seed=seed) if live_file else None
         if live is not None:
             settings.watch = live
         try:
@@ -154,10 +165,16 @@ def play_scheduled_match(
                     live.restart()
                 rosters = pool.match_players(seats)
                 result = play_match(
-                    game, rosters[0], list(match.entrants), seed, config.options, settings,
-                    rotations=config.rotations, rotation_players=rosters,
+                    game,
+                    rosters[0],
+                    list(match.entrants),
+                    seed,
+                    options=config.options,
+                    settings=settings,
+                    rotations=config.rotations,
+                    rotation_players=rosters,
                     before_game=_before_game(pool, live),
-                )  # fmt: skip
+                )
                 overloaded = any(f.overload for g in result.games for f in g.faults)
                 if not overloaded or replays >= OVERLOAD_REPLAYS:
                     break
@@ -178,15 +195,20 @@ def play_scheduled_match(
         )
     )
     return PlayedMatch(
-        match.index, match.seed, tuple(match.entrants), games, time.monotonic() - started,
+        match.index,
+        match.seed,
+        tuple(match.entrants),
+        games,
+        time.monotonic() - started,
         overload_replays=replays,
-    )  # fmt: skip
+    )
 
 
 def _live_match(
     config: LeagueConfig,
     match: ScheduledMatch,
     db_path: str,
+    *,
     orders: Sequence[tuple[int, ...]],
     seed: str,
 ) -> LiveMatch | None:
@@ -196,7 +218,13 @@ def _live_match(
     game = get_game(config.game)
     names = [[match.entrants[b] for b in order] for order in orders]
     return LiveMatch(
-        db_path, game, config.name, match.index, names, seed, game.options_dict(config.options)
+        db_path,
+        game,
+        config.name,
+        idx=match.index,
+        rotation_names=names,
+        seed=seed,
+        options=game.options_dict(config.options),
     )
 
 
@@ -251,7 +279,9 @@ def league_pool(config: LeagueConfig, log_dir: Path, db_path: str | Path = "") -
         log = seat_log(log_dir, seat, place.get(seat.entrant, 0))
         group = entrant_group(owner, f"{config.name}\0{seat.entrant}")  # in every worker
         grouped = dataclasses.replace(sandbox, group=group)
-        return make_player(seat.spec, settings, log, config.base_dir, grouped)
+        return make_player(
+            seat.spec, settings, log_path=log, base_dir=config.base_dir, sandbox=grouped
+        )
 
     game = get_game(config.game)
     return RotationPool(make, config.game, game.options_dict(config.options))
@@ -266,6 +296,7 @@ def league_players(
     config: LeagueConfig,
     specs: Sequence[str],
     log_dir: Path,
+    *,
     db_path: str | Path = "",
     log_prefix: str = "",
     tolerate_start_failures: bool = False,
@@ -279,8 +310,8 @@ def league_players(
         specs,
         config.game,
         get_game(config.game).options_dict(config.options),
-        _remote_settings(config),
-        log_dir,
+        settings=_remote_settings(config),
+        log_dir=log_dir,
         base_dir=config.base_dir,
         log_prefix=log_prefix,
         tolerate_start_failures=tolerate_start_failures,

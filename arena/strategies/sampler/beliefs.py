@@ -92,22 +92,30 @@ def trix_beliefs(view: trix.TrixView) -> Beliefs:
             if len(trick) == 4:
                 trick = []
         if view.options.doubling and contract in (trix.KING_OF_HEARTS, trix.QUEENS):
-            _exposure_constraints(view, played, pool, allowed, fixed, needs)
+            _exposure_constraints(view, played, pool, allowed=allowed, fixed=fixed, needs=needs)
     allowed[seat] = fixed[seat] = 0
     for s in range(4):
         allowed[s] |= fixed[s]
     sizes = list(view.cards_left)
     sizes[seat] = 0
     return Beliefs(
-        "trix", seat, view.hand, pool, tuple(sizes), tuple(allowed), tuple(fixed),
-        tuple(needs), tuple(played),
-    )  # fmt: skip
+        "trix",
+        seat,
+        view.hand,
+        pool,
+        tuple(sizes),
+        tuple(allowed),
+        tuple(fixed),
+        tuple(needs),
+        tuple(played),
+    )
 
 
 def _exposure_constraints(
     view: trix.TrixView,
     played: list[int],
     pool: int,
+    *,
     allowed: list[int],
     fixed: list[int],
     needs: list[tuple[int, int]],
@@ -171,9 +179,18 @@ def trianon_beliefs(view: trianon.TrianonView) -> Beliefs:
         elif action == trianon.PASS and not bids and s != seat:
             quiet.append(s)
     return Beliefs(
-        "trianon", seat, view.hand, pool, tuple(sizes), tuple(allowed), (0, 0, 0), (),
-        tuple(played), tuple((s, b) for s, b in bids.items() if s != seat), tuple(quiet),
-    )  # fmt: skip
+        "trianon",
+        seat,
+        view.hand,
+        pool,
+        tuple(sizes),
+        tuple(allowed),
+        (0, 0, 0),
+        (),
+        tuple(played),
+        tuple((s, b) for s, b in bids.items() if s != seat),
+        tuple(quiet),
+    )
 
 
 def beliefs_of(view: Any) -> Beliefs:
@@ -187,7 +204,7 @@ def beliefs_of(view: Any) -> Beliefs:
 
 
 def view_from_dict(
-    game: str, data: dict[str, Any], kind: str, legal: list[dict[str, Any]], options: Any
+    game: str, data: dict[str, Any], kind: str, *, legal: list[dict[str, Any]], options: Any
 ) -> Any:
     """The engine's view of the seat to move, rebuilt from the SDK's `turn.view` dict
     (card codes and names) and the turn's kind and legal actions: the same value the

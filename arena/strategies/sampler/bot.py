@@ -119,7 +119,7 @@ class Sampler:
 
     def _trix(self, view: trix.TrixView, beliefs: Any, rng: random.Random, budget: Any) -> Any:
         legal = list(view.legal)
-        result = search.evaluate(view, beliefs, legal, rng, budget)
+        result = search.evaluate(view, beliefs, legal, rng, budget=budget)
         if result.samples == 0:
             return _fallback(result.fallback, legal), 0
         adjust = None
@@ -133,11 +133,13 @@ class Sampler:
         legal = list(view.legal)
         kind = view.kind
         if kind == trianon.KIND_PLAY:
-            result = search.evaluate(view, beliefs, legal, rng, budget)
+            result = search.evaluate(view, beliefs, legal, rng, budget=budget)
             if result.samples == 0:
                 return _fallback(result.fallback, legal), 0
             return result.best(), result.samples
-        table = search.declarer_tricks(view, beliefs, rng, budget, kind == trianon.KIND_BID)
+        table = search.declarer_tricks(
+            view, beliefs, rng, budget, with_pass=kind == trianon.KIND_BID
+        )
         if not table.tricks:
             return _fallback(table.fallback, legal), 0
         if kind == trianon.KIND_BID:
@@ -186,7 +188,9 @@ class SamplerBot(Bot):
         if len(legal) == 1:
             return legal[0]
         info = turn.game
-        view = view_from_dict(info["game"], turn.view, turn.kind, legal, info["options"])
+        view = view_from_dict(
+            info["game"], turn.view, turn.kind, legal=legal, options=info["options"]
+        )
         rng = random.Random(seed_bits(info["seed"], info["seat"], turn.decision_id))
         action = self.sampler.decide(view, rng, turn.time_ms, started)
         return legal[view.legal.index(action)]

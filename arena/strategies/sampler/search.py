@@ -101,6 +101,7 @@ def evaluate(
     beliefs: Beliefs,
     actions: Sequence[int],
     rng: random.Random,
+    *,
     budget: Budget,
 ) -> Evaluation:
     """Each action's mean margin: the action, then the playout policy to the deal's end."""
@@ -202,6 +203,7 @@ def declarer_tricks(
     beliefs: Beliefs,
     rng: random.Random,
     budget: Budget,
+    *,
     with_pass: bool,
 ) -> TrickTable:
     """Per sampled deal, the seat's tricks as declarer in each of the six strains: the
