@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
-from collections.abc import Iterator, Sequence
-from contextlib import closing, contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -31,11 +29,8 @@ from arena.errors import ConfigError
 from arena.play.deal_keys import deal_key_problem, normal_key
 
 if TYPE_CHECKING:  # grpc loads only for the commands that talk to bots
-    from arena.bots.sessions import GamePlayed, MatchPlayed, SessionRequest
-    from arena.league.running.play_db import PlayRecorder
+    from arena.bots.sessions import GamePlayed, MatchPlayed
 from arena.play.referee import RefereeSettings
-from arena.play.replays import ReplayWriter
-from arena.play.series import SeriesTotals
 
 
 def parse_rules(pairs: Sequence[str]) -> dict[str, str]:
@@ -145,7 +140,8 @@ def play(
 
     Exit codes: 0 done (faults or not, unless --fail-on-fault); 2 an error; 3 with
     --fail-on-fault, when any game had a fault."""
-    from arena.bots.sessions import MatchPlayed, SessionRequest, play_session
+    from arena.bots.sessions import MatchPlayed, SessionRequest
+    from arena.league.running.play_run import play_games
 
     request = SessionRequest(
         specs=tuple(bots),
@@ -155,53 +151,42 @@ def play(
         games=games,
         matches=matches,
         remote=RemoteSettings(
-            move_timeout, startup_timeout, time_bank, transport, game_time=game_time
+            move_timeout=move_timeout,
+            startup_timeout=startup_timeout,
+            time_bank=time_bank,
+            transport=transport,
+            game_time=game_time,
         ),
         referee=RefereeSettings(max_faults=max_faults),
         logs=logs,
         sandbox=started_sandbox(sandbox_mode, bots),
         deal_key=_checked_key(deal_key),
     )
-    if league is not None and db is None:
-        raise ConfigError(
-            f"--league {league} names the league --db stores the games in: give --db PATH too"
-        )
-    writer = ReplayWriter(replays) if replays is not None else None
-    recorder = stored_session(db, request, league) if db is not None else None
-    if recorder is not None:  # a league named again goes on dealing from its own key
-        request = dataclasses.replace(request, deal_key=recorder.deal_key)
-    series = SeriesTotals()
-    faults = faulty_games = 0
-    with closing(play_session(request)) as session, _closing(recorder):
-        for played in session:
-            if isinstance(played, MatchPlayed):
-                series.add(played.names, played.totals, played.games)
-                if not as_json:
-                    typer.echo(_match_line(played))
-            else:
-                faults += len(played.result.faults)
-                faulty_games += bool(played.result.faults)
-                path = writer.write(played.result.replay) if writer else None
-                typer.echo(_game_json(played, path) if as_json else _game_text(played))
-            if recorder is not None:
-                recorder.add(played)
+
+    def show(played: GamePlayed | MatchPlayed, path: Path | None) -> None:
+        if isinstance(played, MatchPlayed):
+            if not as_json:
+                typer.echo(_match_line(played))
+        else:
+            typer.echo(_game_json(played, path) if as_json else _game_text(played))
+
+    run = play_games(request, show=show, replays=replays, db=db, league=league)
     if matches and not as_json:
         typer.echo(
-            f"mean score per game over {matches} matches ({series.games} games): "
-            + "  ".join(f"{n} {mean:+.1f}" for n, mean in series.means().items())
+            f"mean score per game over {matches} matches ({run.series.games} games): "
+            + "  ".join(f"{n} {mean:+.1f}" for n, mean in run.series.means().items())
         )
-    if recorder is not None:
-        typer.echo(recorder.summary(), err=True)
-    if deal_key is None and recorder is None and not as_json:
+    if run.stored:
+        typer.echo(run.stored, err=True)
+    if deal_key is None and not run.stored and not as_json:
         typer.echo(
-            f"deal key {request.key}: `--deal-key {request.key} --seed {seed}` deals these "
-            "cards again",
+            f"deal key {run.key}: `--deal-key {run.key} --seed {seed}` deals these cards again",
             err=True,
         )
-    if fail_on_fault and faults:
+    if fail_on_fault and run.faults:
         typer.echo(
-            f"exit code {FAULT_EXIT_CODE} (--fail-on-fault): {_count(faults, 'fault')} in "
-            f"{_count(faulty_games, 'game')} of those played",
+            f"exit code {FAULT_EXIT_CODE} (--fail-on-fault): {_count(run.faults, 'fault')} in "
+            f"{_count(run.faulty_games, 'game')} of those played",
             err=True,
         )
         raise typer.Exit(FAULT_EXIT_CODE)
@@ -220,24 +205,6 @@ def _checked_key(key: str | None) -> str:
 
 def _count(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
-
-
-
-def stored_session(db: Path, request: SessionRequest, league: str | None) -> PlayRecorder:
-    """The recorder of `--db`: it opens the database (and checks a named league)
-    before any bot starts."""
-    from arena.league.running.play_db import PlayRecorder
-
-    return PlayRecorder(db, request, league)
-
-
-@contextmanager
-def _closing(recorder: PlayRecorder | None) -> Iterator[None]:
-    try:
-        yield
-    finally:
-        if recorder is not None:
-            recorder.close()
 
 
 def _game_json(played: GamePlayed, path: Path | None) -> str:

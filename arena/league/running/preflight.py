@@ -99,7 +99,14 @@ def check_entrants(
     try:
         place = {e.name: i for i, e in enumerate(config.entrants)}  # stable log names
         futures = {
-            pool.submit(check_entrant, config, entrant, place[entrant.name], log_dir, db_path)
+            pool.submit(
+                check_entrant,
+                config,
+                entrant,
+                place[entrant.name],
+                log_dir=log_dir,
+                db_path=db_path,
+            )
             for entrant in entrants
         }
         for future in as_completed(futures):
