@@ -360,7 +360,7 @@ def test_a_hostile_league_name_cannot_break_the_lines_above_a_table(mixed) -> No
 
 def _stop_after(monkeypatch: pytest.MonkeyPatch, matches: int) -> None:
     """Make --until-separated stop the run once `matches` matches are rated."""
-    import arena.league.running.runner as runner
+    import arena.league.running.schedule_source as runner
 
     monkeypatch.setattr(
         runner, "stop_check", lambda rated, rater, rule: ("x",) if len(rated) >= matches else None
