@@ -28,6 +28,7 @@ from arena.bots.remote.settings import (
 from arena.bots.sandbox import ARENA_CEILINGS, SMALLEST_CPUS, Sandbox, SandboxLimits, SandboxMode
 from arena.errors import ConfigError
 from arena.games import GAMES, get_game
+from arena.games.base import Game
 from arena.league.definition.schedule import SCHEDULES, Schedule
 from arena.play.deal_keys import deal_key_problem, normal_key
 from arena.play.matches import Rotations
@@ -376,20 +377,75 @@ def load_league(path: str | Path) -> LeagueConfig:
     wrong types, NaN and infinity, numbers out of their ranges, limits the kernel
     cannot grant, keys the schedule does not read, and leagues too large to finish."""
     path = Path(path)
-    text = _read_league_text(path)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"{path}: not valid TOML: {err}") from None
-    except RecursionError:
-        raise ConfigError(f"{path}: arrays or tables nested too deeply to be read") from None
+    data = _read_toml(path)
     top = _Reader(path, "", data, TOP_KEYS)
     if "league" not in data:
         top.fail("[league]", "is required: a [league] table with at least name and game")
     league = _Reader(path, "league", data["league"], LEAGUE_KEYS)
+    table = _league_table(league)
+    game = get_game(table.game)
+    options = _rules(path, top, data.get("rules", {}), game)
+    limits = _limits(path, data.get("limits", {}))
+    address = _cluster_address(path, data.get("cluster", {}))
+    ratings = _ratings(path, data.get("ratings", {}))
+    entrants = _entrants(path, top, data.get("entrant", []), game.seats, table.game)
+    _check_candidates(league, table, {e.name for e in entrants})
+    _check_size(league, table, len(entrants), game.seats)
+    return LeagueConfig(
+        path=path.resolve(),
+        name=table.name,
+        game=table.game,
+        seed=str(table.seed),
+        schedule=Schedule(table.schedule),
+        rounds=table.rounds,
+        matches=table.matches,
+        candidates=tuple(table.candidates),
+        rotations=table.rotations,
+        rate_by=table.rate_by,
+        forfeit_faults=table.forfeit,
+        rules=dict(data.get("rules", {})),
+        limits=limits,
+        ratings=ratings,
+        entrants=tuple(entrants),
+        options=options,
+        deal_key=table.deal_key,
+        cluster=address,
+    )
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    """The league file's TOML, or a ConfigError saying why it cannot be read."""
+    text = _read_league_text(path)
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{path}: not valid TOML: {err}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: arrays or tables nested too deeply to be read") from None
+
+
+@dataclass(frozen=True)
+class _LeagueTable:
+    """The `[league]` table, checked key by key."""
+
+    name: str
+    game: str
+    seed: int | str
+    schedule: str
+    rounds: int
+    matches: int
+    candidates: list[str]
+    rotations: Rotations
+    rate_by: RateBy
+    forfeit: int
+    deal_key: str
+
+
+def _league_table(league: _Reader) -> _LeagueTable:
+    """The `[league]` table's keys, each checked alone (and the keys the schedule does
+    not read refused)."""
     name = league.text("name", None, "the league's name (a string)")
     game_name = league.choice("game", tuple(GAMES), None)
-    game = get_game(game_name)
     seed = league.get("seed", (int, str), 1, "an integer or a string")
     if isinstance(seed, str) and not seed.strip():
         league.fail("seed", "must not be empty: an integer or a string (the default is 1)")
@@ -424,25 +480,47 @@ def load_league(path: str | Path) -> LeagueConfig:
         if problem:
             league.fail("deal_key", problem)
         deal_key = normal_key(deal_key)
+    return _LeagueTable(
+        name=name,
+        game=game_name,
+        seed=seed,
+        schedule=schedule,
+        rounds=rounds,
+        matches=matches,
+        candidates=candidates,
+        rotations=rotations,
+        rate_by=rate_by,
+        forfeit=forfeit,
+        deal_key=deal_key,
+    )
 
-    rules_data = data.get("rules", {})
+
+def _rules(path: Path, top: _Reader, rules_data: Any, game: Game) -> Any:
+    """The `[rules]` table, parsed by the game itself."""
     if not isinstance(rules_data, dict):
         top.fail("[rules]", "must be a table of the game's rule options")
     try:
-        options = game.parse_options(rules_data)
+        return game.parse_options(rules_data)
     except ConfigError as err:
         raise ConfigError(f"{path}: [rules] {err}") from None
 
-    limits = _limits(path, data.get("limits", {}))
-    cluster = _Reader(path, "cluster", data.get("cluster", {}), CLUSTER_KEYS)
+
+def _cluster_address(path: Path, data: Any) -> str:
+    """The `[cluster]` table's scheduler address ("" when there is none)."""
+    cluster = _Reader(path, "cluster", data, CLUSTER_KEYS)
     address = cluster.get("address", str, "", "a Dask scheduler's address, tcp://HOST:PORT")
     if "address" in cluster.data:
         problem = cluster_address_problem(address)
         if problem:
             cluster.fail("address", problem)
-    ratings = _ratings(path, data.get("ratings", {}))
+    return address
 
-    raw_entrants = data.get("entrant", [])
+
+def _entrants(
+    path: Path, top: _Reader, raw_entrants: Any, seats: int, game_name: str
+) -> list[Entrant]:
+    """The `[[entrant]]` tables: each name and bot spec checked, names unique, enough
+    of them for a table, and not too many."""
     if not isinstance(raw_entrants, list) or not raw_entrants:
         top.fail("[[entrant]]", "is required: one [[entrant]] table per bot, with name and bot")
     if len(raw_entrants) > MAX_ENTRANTS:
@@ -465,28 +543,38 @@ def load_league(path: str | Path) -> LeagueConfig:
         if problem:
             ent.fail("bot", f"of {shown(entrant.name)}: {problem}")
         entrants.append(entrant)
-    names = [e.name for e in entrants]
     seen: set[str] = set()
-    for entrant_name in names:
+    for entrant_name in (e.name for e in entrants):
         if entrant_name in seen:
             top.fail("[[entrant]]", f"names must be unique; {shown(entrant_name)} appears twice")
         seen.add(entrant_name)
-    if len(entrants) < game.seats:
+    if len(entrants) < seats:
         top.fail(
             "[[entrant]]",
-            f"tables: {game_name} needs at least {game.seats} entrants, "
-            f"this file has {len(entrants)}",
+            f"tables: {game_name} needs at least {seats} entrants, this file has {len(entrants)}",
         )
+    return entrants
+
+
+def _check_candidates(league: _Reader, table: _LeagueTable, names: set[str]) -> None:
+    """A gauntlet's candidates: entrants, each named once, and some when it needs them."""
+    candidates = table.candidates
     for candidate in candidates:
-        if candidate not in seen:
+        if candidate not in names:
             league.fail("candidates", f"names {shown(candidate)}, which is not an entrant")
-    if schedule == Schedule.GAUNTLET and not candidates:
+    if table.schedule == Schedule.GAUNTLET and not candidates:
         league.fail("candidates", "is required with schedule = 'gauntlet'")
     if len(set(candidates)) < len(candidates):
         repeated = next(c for c in candidates if candidates.count(c) > 1)
         league.fail("candidates", f"must not repeat a name; {shown(repeated)} appears twice")
+
+
+def _check_size(league: _Reader, table: _LeagueTable, entrants: int, seats: int) -> None:
+    """A league small enough to draw its schedule and to finish (`MAX_GAMES`,
+    `MAX_DRAWS`)."""
+    schedule, matches = table.schedule, table.matches
     games, how = schedule_size(
-        schedule, len(entrants), game.seats, rounds=rounds, matches=matches, rotations=rotations
+        schedule, entrants, seats, rounds=table.rounds, matches=matches, rotations=table.rotations
     )
     if games > MAX_GAMES:
         league.fail(
@@ -499,34 +587,13 @@ def load_league(path: str | Path) -> LeagueConfig:
                 else "lower matches, or use rotations = 'cyclic'"
             ),
         )
-    if schedule != Schedule.ROUND_ROBIN and matches * len(entrants) > MAX_DRAWS:
+    if schedule != Schedule.ROUND_ROBIN and matches * entrants > MAX_DRAWS:
         league.fail(
             "matches",
             f"x entrants must be at most {MAX_DRAWS:,} with schedule = {schedule!r} (each "
             "match is drawn looking at every entrant, so larger schedules take too long to "
-            f"draw); this file has {matches:,} x {len(entrants):,} = "
-            f"{matches * len(entrants):,}",
+            f"draw); this file has {matches:,} x {entrants:,} = {matches * entrants:,}",
         )
-    return LeagueConfig(
-        path=path.resolve(),
-        name=name,
-        game=game_name,
-        seed=str(seed),
-        schedule=Schedule(schedule),
-        rounds=rounds,
-        matches=matches,
-        candidates=tuple(candidates),
-        rotations=rotations,
-        rate_by=rate_by,
-        forfeit_faults=forfeit,
-        rules=dict(rules_data),
-        limits=limits,
-        ratings=ratings,
-        entrants=tuple(entrants),
-        options=options,
-        deal_key=deal_key,
-        cluster=address,
-    )
 
 
 def cluster_address_problem(address: str) -> str | None:
