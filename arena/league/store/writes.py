@@ -18,7 +18,7 @@ import sqlite_utils
 from arena.errors import ConfigError, StorageError
 from arena.games import get_game
 from arena.league.definition.config import LeagueConfig
-from arena.league.definition.records import PlayedMatch
+from arena.league.definition.records import PlayedGame, PlayedMatch
 from arena.league.store.schema import immediate, schedule_shape
 from arena.play.deal_keys import key_fingerprint, new_deal_key
 
@@ -221,106 +221,132 @@ def store_match(db: sqlite_utils.Database, league_id: int, match: PlayedMatch) -
         if already:
             return False
         league = db["leagues"].get(league_id)
-        match_id = (
-            db["matches"]
-            .insert(
-                {
-                    "league_id": league_id,
-                    "idx": match.index,
-                    "seed": match.seed,
-                    "entrants": json.dumps(list(match.entrants)),
-                    "games": len(match.games),
-                    "seconds": match.seconds,
-                    "finished_at": time.time(),
-                    "overload_replays": match.overload_replays,
-                    "worker": match.worker or None,
-                }
-            )
-            .last_pk
-        )
+        match_id = _insert_match(db, league_id, match)
         for game in match.games:
-            replay = game.replay
-            players = list(game.players)  # entrant names by seat
-            game_id = (
-                db["games"]
-                .insert(
-                    {
-                        "id": _game_id(db, league, match.index, game.rotation),
-                        "league_id": league_id,
-                        "match_id": match_id,
-                        "rotation": game.rotation,
-                        "seed": replay["seed"],
-                        "players": json.dumps(players),
-                        "totals": json.dumps(replay["totals"]),
-                        "ranks": json.dumps(replay["ranks"]),
-                        "decisions": game.decisions,
-                        "replay": json.dumps(replay, separators=(",", ":")),
-                    }
-                )
-                .last_pk
-            )
-            fault_counts = [0] * len(players)
-            for fault in game.faults():
-                fault_counts[fault.seat] += fault.charged
-            think = replay.get("think") or [None] * len(players)
-            db["results"].insert_all(
-                {
-                    **_think_columns(think[seat]),
-                    "game_id": game_id,
-                    "match_id": match_id,
-                    "league_id": league_id,
-                    "seat": seat,
-                    "entrant": players[seat],
-                    "total": replay["totals"][seat],
-                    "rank": replay["ranks"][seat],
-                    "faults": fault_counts[seat],
-                }
-                for seat in range(len(players))
-            )
-            rows = []
-            for deal in replay["deals"]:
-                label = _deal_label(replay["game"], deal)
-                declarer, made = _declarer(replay["game"], deal)
-                for seat, score in enumerate(deal["scores"]):
-                    rows.append(
-                        {
-                            "game_id": game_id,
-                            "deal": deal["number"],
-                            "seat": seat,
-                            "entrant": players[seat],
-                            "contract": label,
-                            "score": score,
-                            "declarer": int(seat == declarer),
-                            "made": int(made) if seat == declarer else None,
-                        }
-                    )
-            db["deal_scores"].insert_all(rows)
-            _add_contract_sums(db, league_id, rows)
-            db["faults"].insert_all(
-                {
-                    "game_id": game_id,
-                    "match_id": match_id,
-                    "league_id": league_id,
-                    "entrant": fault.entrant,
-                    "seat": fault.seat,
-                    "deal": f["deal"],
-                    "kind": fault.kind,
-                    "detail": f["detail"],
-                    "decision": f.get("decision"),  # replays before these keys: NULL
-                    "event": f.get("event"),
-                    "expected": f.get("expected"),
-                    "got": f.get("got"),
-                    "log": f.get("log") or None,
-                }
-                for fault in game.faults()
-                for f in [fault.record]
-            )
+            game_id = _game_id(db, league, match.index, game.rotation)
+            _insert_game(db, game, game_id=game_id, match_id=match_id, league_id=league_id)
         if "live_matches" in db.table_names():  # stored: no longer in flight
             db.execute(
                 "DELETE FROM live_matches WHERE league_id = ? AND idx = ?",
                 [league_id, match.index],
             )
     return True
+
+
+def _insert_match(db: sqlite_utils.Database, league_id: int, match: PlayedMatch) -> int:
+    """The match's row; its id."""
+    return (
+        db["matches"]
+        .insert(
+            {
+                "league_id": league_id,
+                "idx": match.index,
+                "seed": match.seed,
+                "entrants": json.dumps(list(match.entrants)),
+                "games": len(match.games),
+                "seconds": match.seconds,
+                "finished_at": time.time(),
+                "overload_replays": match.overload_replays,
+                "worker": match.worker or None,
+            }
+        )
+        .last_pk
+    )
+
+
+def _insert_game(
+    db: sqlite_utils.Database, game: PlayedGame, *, game_id: int, match_id: int, league_id: int
+) -> None:
+    """One game of a match: its row and replay, each seat's result, each deal's
+    scores (and the per-contract sums), and its faults."""
+    replay = game.replay
+    players = list(game.players)  # entrant names by seat
+    db["games"].insert(
+        {
+            "id": game_id,
+            "league_id": league_id,
+            "match_id": match_id,
+            "rotation": game.rotation,
+            "seed": replay["seed"],
+            "players": json.dumps(players),
+            "totals": json.dumps(replay["totals"]),
+            "ranks": json.dumps(replay["ranks"]),
+            "decisions": game.decisions,
+            "replay": json.dumps(replay, separators=(",", ":")),
+        }
+    )
+    ids = {"game_id": game_id, "match_id": match_id, "league_id": league_id}
+    db["results"].insert_all(_result_rows(game, ids))
+    rows = _deal_rows(game, game_id)
+    db["deal_scores"].insert_all(rows)
+    _add_contract_sums(db, league_id, rows)
+    db["faults"].insert_all(_fault_rows(game, ids))
+
+
+def _result_rows(game: PlayedGame, ids: dict[str, int]) -> list[dict[str, Any]]:
+    """Each seat's total, rank, charged faults and think time in one game."""
+    replay, players = game.replay, list(game.players)
+    fault_counts = [0] * len(players)
+    for fault in game.faults():
+        fault_counts[fault.seat] += fault.charged
+    think = replay.get("think") or [None] * len(players)
+    return [
+        {
+            **_think_columns(think[seat]),
+            **ids,
+            "seat": seat,
+            "entrant": players[seat],
+            "total": replay["totals"][seat],
+            "rank": replay["ranks"][seat],
+            "faults": fault_counts[seat],
+        }
+        for seat in range(len(players))
+    ]
+
+
+def _deal_rows(game: PlayedGame, game_id: int) -> list[dict[str, Any]]:
+    """Each seat's score in each deal of one game, with the deal's contract (or
+    strain) and whether the seat declared and made it."""
+    replay, players = game.replay, list(game.players)
+    rows = []
+    for deal in replay["deals"]:
+        label = _deal_label(replay["game"], deal)
+        declarer, made = _declarer(replay["game"], deal)
+        for seat, score in enumerate(deal["scores"]):
+            rows.append(
+                {
+                    "game_id": game_id,
+                    "deal": deal["number"],
+                    "seat": seat,
+                    "entrant": players[seat],
+                    "contract": label,
+                    "score": score,
+                    "declarer": int(seat == declarer),
+                    "made": int(made) if seat == declarer else None,
+                }
+            )
+    return rows
+
+
+def _fault_rows(game: PlayedGame, ids: dict[str, int]) -> list[dict[str, Any]]:
+    """Every fault of one game, with its entrant, as `arena faults` reads them."""
+    return [
+        {
+            **ids,
+            "entrant": fault.entrant,
+            "seat": fault.seat,
+            "deal": f["deal"],
+            "kind": fault.kind,
+            "detail": f["detail"],
+            "decision": f.get("decision"),  # replays before these keys: NULL
+            "event": f.get("event"),
+            "expected": f.get("expected"),
+            "got": f.get("got"),
+            "log": f.get("log") or None,
+        }
+        for fault in game.faults()
+        for f in [fault.record]
+    ]
 
 
 def _add_contract_sums(
