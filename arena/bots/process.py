@@ -199,6 +199,19 @@ class BotProcess:
         self.stop()
         with contextlib.suppress(FileNotFoundError):
             self.socket_path.unlink()
+        self._check_program()
+        variables = self._variables()
+        command = self._command(variables)
+        self._spawn(command, variables)
+        self.started_at = time.monotonic()
+        self.ended_at = None
+        with _live_lock:
+            _live.add(self)
+        self._start_log()
+
+    def _variables(self) -> dict[str, str]:
+        """The environment the bot gets beside (or, sandboxed, instead of) ours: its
+        address, its marker, the protocol file, and gRPC's and the loop's settings."""
         variables = {
             ADDRESS_VARIABLE: self.bot_address,
             MARKER_VARIABLE: self.bot_id,
@@ -211,6 +224,11 @@ class BotProcess:
         for name in (GRPC_VARIABLE, LOOP_VARIABLE):  # gRPC's I/O path and the event loop,
             if name in os.environ:  # into the sandbox too (it clears the environment)
                 variables[name] = os.environ[name]
+        return variables
+
+    def _check_program(self) -> None:
+        """Refuse, here rather than in a sandbox, a program that is not there or not
+        executable, and a Python script that is not there."""
         argv = self.argv
         program = argv[0] if "/" in argv[0] else shutil.which(argv[0], path=os.environ.get("PATH"))
         if not program or not os.access(program, os.X_OK):  # say so here, not in a sandbox
@@ -228,30 +246,34 @@ class BotProcess:
                 raise ConfigError(
                     f"cannot start bot command {shlex.join(argv)}: no such file {where}"
                 )
-        command = Command(argv)
-        if self.sandbox is not None:
-            command = wrap(
-                self.argv,
-                self.sandbox,
-                self.slot,
-                share=self.folder,
-                cwd=self.cwd,
-                variables=variables,
+
+    def _command(self, variables: dict[str, str]) -> Command:
+        """What to run: the bot's command, or, sandboxed, the sandbox around it, joined
+        to the bot's own cgroup."""
+        command = Command(self.argv)
+        if self.sandbox is None:
+            return command
+        command = wrap(
+            self.argv, self.sandbox, self.slot, share=self.folder, cwd=self.cwd, variables=variables
+        )
+        limits = self.sandbox.limits
+        try:  # the bot as a whole, all its processes: see arena.bots.cgroups
+            self.cgroup = BotCgroup.create(
+                cgroup_name(self.bot_id),
+                memory_mb=limits.memory_mb,
+                processes=limits.processes,
+                cpus=limits.cpus,
+                group=self.sandbox.group,
             )
-            limits = self.sandbox.limits
-            try:  # the bot as a whole, all its processes: see arena.bots.cgroups
-                self.cgroup = BotCgroup.create(
-                    cgroup_name(self.bot_id),
-                    memory_mb=limits.memory_mb,
-                    processes=limits.processes,
-                    cpus=limits.cpus,
-                    group=self.sandbox.group,
-                )
-            except OSError as err:
-                command.close()
-                raise ConfigError(f"cannot make the bot's cgroup: {err}") from None
-            if self.cgroup is not None:
-                command.argv = self.cgroup.join_argv(command.argv)
+        except OSError as err:
+            command.close()
+            raise ConfigError(f"cannot make the bot's cgroup: {err}") from None
+        if self.cgroup is not None:
+            command.argv = self.cgroup.join_argv(command.argv)
+        return command
+
+    def _spawn(self, command: Command, variables: dict[str, str]) -> None:
+        """Start `command` in a session of its own, its output into a pipe to the log."""
         env = {**os.environ, **variables}
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -273,10 +295,10 @@ class BotProcess:
             raise ConfigError(f"cannot start bot command {shlex.join(self.argv)}: {err}") from None
         finally:
             command.close()
-        self.started_at = time.monotonic()
-        self.ended_at = None
-        with _live_lock:
-            _live.add(self)
+
+    def _start_log(self) -> None:
+        """The thread that copies the bot's output into its log (capped)."""
+        assert self.process is not None
         mode = "ab" if self._log_started else "wb"
         self._log_started = True
         self._drain = threading.Thread(
