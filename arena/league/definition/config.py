@@ -15,7 +15,7 @@ import tomllib
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from arena.bots.remote.settings import (
     CLOCKS,
@@ -154,6 +154,27 @@ class Limits(RemoteSettings):
         return Sandbox(enabled=self.sandbox == SandboxMode.ON, limits=self.bot, hidden=hidden)
 
 
+class LockedSettings(TypedDict, total=False):
+    """The settings a league is stored with (`leagues.settings`, JSON): what fixes its
+    schedule, rules and ratings, so a resume that changed one is refused. Keys a
+    schedule does not read are left out, and `history` is there once a league grew;
+    a database of an older arena may lack later keys."""
+
+    game: str
+    seed: str
+    schedule: str
+    rounds: int
+    matches: int
+    candidates: list[str]
+    rotations: str
+    rate_by: str
+    forfeit_faults: int
+    rules: dict[str, Any]
+    entrants: list[str]
+    ratings: dict[str, float]
+    history: list[dict[str, Any]]  # the sizes a grown league had (store.schema.history_of)
+
+
 @dataclass(frozen=True)
 class LeagueConfig:
     path: Path
@@ -184,10 +205,10 @@ class LeagueConfig:
     def base_dir(self) -> Path:
         return self.path.parent
 
-    def locked_settings(self) -> dict[str, Any]:
+    def locked_settings(self) -> LockedSettings:
         """The settings a stored league was scheduled and rated with: changing any of them
         would change the schedule, the rules or the ratings, so a resume refuses it."""
-        settings = {
+        settings: LockedSettings = {
             "game": self.game,
             "seed": self.seed,
             "schedule": self.schedule,

@@ -12,6 +12,7 @@ from typing import Any
 import sqlite_utils
 
 from arena.errors import ConfigError
+from arena.league.definition.config import LockedSettings
 from arena.league.definition.records import GameOutcome, MatchOutcome, PlayedGame
 
 
@@ -37,7 +38,7 @@ def league_id_by_name(db: sqlite_utils.Database, name: str | None) -> tuple[int,
     return rows[0]["id"], rows[0]["name"]
 
 
-def league_record(db: sqlite_utils.Database, league_id: int) -> tuple[str, dict[str, Any]]:
+def league_record(db: sqlite_utils.Database, league_id: int) -> tuple[str, LockedSettings]:
     """The league's game and the settings it was scheduled and rated with."""
     row = db["leagues"].get(league_id)
     return row["game"], json.loads(row["settings"])
