@@ -31,7 +31,7 @@ apt_install = command -v $(1) >/dev/null 2>&1 || { \
 	  fi; }
 
 # The generated gRPC code in arena/wire/v1/ comes from protos/ by this one command;
-# tests/test_proto_sync.py fails when the two disagree. The proto stays at
+# tests/wire/test_proto_sync.py fails when the two disagree. The proto stays at
 # protos/arena/v1/ (its package is arena.v1, and buf wants the folder to match);
 # -Iarena/wire/v1=protos/arena/v1 maps it to the import path arena.wire.v1 of the
 # wire layer. Package and method names on the wire (/arena.v1.Bot/...) do not change.

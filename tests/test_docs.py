@@ -16,7 +16,7 @@ from arena.cards import codes_of
 from arena.cli import app
 from arena.games import trianon, trix
 from arena.league.definition.config import LEAGUE_KEYS, LIMIT_KEYS, RATING_KEYS, load_league
-from tests.doc_examples import examples
+from tests.support.doc_examples import examples
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -85,8 +85,8 @@ def test_every_relative_link_resolves() -> None:
 
 
 def test_the_bot_examples_are_what_the_referee_sends() -> None:
-    """docs/bots.md's example turns equal those tests/doc_examples.py captures now from
-    real games (`python -m tests.doc_examples` prints them afresh)."""
+    """docs/bots.md's example turns equal those tests/support/doc_examples.py captures now from
+    real games (`python -m tests.support.doc_examples` prints them afresh)."""
     text = (DOCS / "bots.md").read_text()
     shown = {
         name: json.loads(block)

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.browser.harness import write_game_page
-from tests.site_league import build_site_db
+from tests.support.site_league import build_site_db
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "build" / "screenshots"

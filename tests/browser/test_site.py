@@ -16,10 +16,10 @@ from arena.league.store import game_replay, league_id_by_name, open_existing, si
 from arena.web.report import write_report
 from tests.browser.conftest import served
 from tests.browser.test_viewer import step_through_deal
-from tests.site_league import build_site_db, live_match
+from tests.support.site_league import build_site_db, live_match
 
 ROOT = Path(__file__).resolve().parents[2]
-THINKER = ROOT / "tests" / "bots" / "thinker_bot.py"
+THINKER = ROOT / "tests" / "bot_scripts" / "thinker_bot.py"
 
 
 def _rows(db: Path, league: str) -> list[dict]:

@@ -5,7 +5,7 @@ scores), a seat's view shows that seat's cards and the public ones and nothing e
 they say, the arrow keys step and fallbacks carry a badge.
 
 What the page should show is worked out here from the engine (the test's own walk of
-the replay, tests/test_replay_frames.py `observed`), never read back from the page's
+the replay, tests/play/test_replay_frames.py `observed`), never read back from the page's
 JavaScript. The page-driving functions take a `page` and a URL only."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 from arena.bots.builtin import make_builtin
 from arena.play.replay_frames import deal_frames
-from tests.test_replay_frames import Faulty, in_progress, observed, played
+from tests.play.test_replay_frames import Faulty, in_progress, observed, played
 
 READ_PAGE = """() => {
   const cards = (root, sel) => [...root.querySelectorAll(sel)].map(c => c.dataset.card);
@@ -132,7 +132,7 @@ def seat_view_through_deal(page: Any, url: str, replay: dict, deal: int, seat: i
 
 def _frames(replay: dict, deal: int) -> list[dict]:
     """The step meta of the deal (answers, fallbacks): the module's, whose placement
-    tests/test_replay_frames.py checks against the replay."""
+    tests/play/test_replay_frames.py checks against the replay."""
     return deal_frames(replay, deal)["frames"]
 
 
