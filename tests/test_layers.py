@@ -122,3 +122,71 @@ def test_every_sql_statement_lives_in_the_storage_module() -> None:
         if SQL.search(line)
     ]
     assert found == [], "\n".join(found)
+
+
+MODULE_HEADING = re.compile(r"^### `arena/(.*?)/?`$")
+MODULE_ENTRY = re.compile(r"`([\w.]+(?:\.py|/))`")
+
+
+def _described() -> dict[str, set[str]]:
+    """docs/architecture.md's "Every module": folder (relative to arena/, "" for the
+    package itself) -> the modules and sub-folders listed under its heading."""
+    text = (PACKAGE.parent / "docs" / "architecture.md").read_text()
+    section = text.split("## Every module", 1)[1].split("\n## ", 1)[0]
+    listed: dict[str, set[str]] = {}
+    folder = None
+    for line in section.splitlines():
+        heading = MODULE_HEADING.match(line)
+        if heading:
+            folder = heading.group(1)
+            listed[folder] = set()
+        elif folder is not None and line.startswith(("- ", "  ")):
+            entries = line.split(":", 1)[0] if line.startswith("- ") else ""
+            listed[folder] |= set(MODULE_ENTRY.findall(entries))
+    return listed
+
+
+def _actual() -> dict[str, set[str]]:
+    """Every folder of arena/ that holds Python modules -> its modules and sub-folders."""
+    out: dict[str, set[str]] = {}
+    for folder in [PACKAGE, *sorted(p for p in PACKAGE.rglob("*") if p.is_dir())]:
+        if folder == GENERATED or "__pycache__" in folder.parts:
+            continue
+        if not (folder / "__init__.py").exists() and folder != PACKAGE:
+            continue
+        names = {p.name for p in folder.glob("*.py") if p.name != "__init__.py"}
+        names |= {
+            f"{p.name}/"
+            for p in folder.iterdir()
+            if p.is_dir() and p.name != "__pycache__" and any(p.iterdir())
+        }
+        rel = folder.relative_to(PACKAGE).as_posix()
+        out["" if rel == "." else rel] = names
+    return out
+
+
+def test_docs_architecture_describes_every_module_and_folder() -> None:
+    described, actual = _described(), _actual()
+    missing = {
+        f"arena/{folder}/{name}".replace("//", "/")
+        for folder, names in actual.items()
+        for name in names - described.get(folder, set())
+    }
+    gone = {
+        f"arena/{folder}/{name}".replace("//", "/")
+        for folder, names in described.items()
+        for name in names - actual.get(folder, set())
+    }
+    assert missing == set(), "describe them in docs/architecture.md's 'Every module'"
+    assert gone == set(), "docs/architecture.md lists modules that are not there"
+
+
+MOST_MODULES = 12  # a folder that holds more has more than one job: split it
+
+
+def test_no_folder_holds_more_than_a_dozen_modules() -> None:
+    crowded = {
+        folder: len([n for n in names if n.endswith(".py") and n != "__main__.py"])
+        for folder, names in _actual().items()
+    }
+    assert {f: n for f, n in crowded.items() if n > MOST_MODULES} == {}
