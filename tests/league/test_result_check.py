@@ -79,15 +79,16 @@ def test_changed_totals_ranks_or_scores_are_refused(folder: str, game: str) -> N
     def totals(r: dict) -> None:
         r["totals"][0] += 10
 
-    def ranks(r: dict) -> None:
-        r["ranks"] = list(reversed(r["ranks"]))
+    def ranks(r: dict) -> None:  # seat 0's rank moved one place: always another rank
+        r["ranks"][0] = r["ranks"][0] % len(r["ranks"]) + 1
 
     def scores(r: dict) -> None:
         r["deals"][0]["scores"][1] -= 5
 
     _refused(config, match, _with_replay(played, 0, totals), "game 1", "totals")
-    if len(set(played.games[1].replay["ranks"])) > 1:
-        _refused(config, match, _with_replay(played, 1, ranks), "game 2", "ranks")
+    changed = _with_replay(played, 1, ranks)
+    assert changed.games[1].replay["ranks"] != played.games[1].replay["ranks"]
+    _refused(config, match, changed, "game 2", "ranks")
     _refused(config, match, _with_replay(played, 2, scores), "game 3", "deal 1", "scores")
 
 
