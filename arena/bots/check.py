@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.bots.confinement.sandbox import Sandbox
 from arena.bots.process import run_log_folder
 from arena.bots.remote.player import RemotePlayer
 from arena.bots.remote.settings import RemoteSettings
-from arena.bots.sandbox import Sandbox
 from arena.bots.spec import started_players
 from arena.errors import ConfigError
 from arena.games import get_game

@@ -25,8 +25,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from arena.bots.cgroups import BotCgroup, cgroup_name
-from arena.bots.sandbox import (
+from arena.bots.confinement.cgroups import BotCgroup, cgroup_name
+from arena.bots.confinement.sandbox import (
     INSIDE_SHARE,
     Command,
     Sandbox,
@@ -144,7 +144,7 @@ def descendants(pid: int, tree: dict[int, list[int]] | None = None) -> set[int]:
 class BotProcess:
     """One started bot: its process, its socket folder and its log.
 
-    With a `sandbox`, the bot runs confined (arena.bots.sandbox) in a slot of its own,
+    With a `sandbox`, the bot runs confined (arena.bots.confinement.sandbox) in a slot of its own,
     its socket folder is shared with it alone, and the referee connects only through
     its own checked link to the socket (`ready_address`).
     """
@@ -257,7 +257,7 @@ class BotProcess:
             self.argv, self.sandbox, self.slot, share=self.folder, cwd=self.cwd, variables=variables
         )
         limits = self.sandbox.limits
-        try:  # the bot as a whole, all its processes: see arena.bots.cgroups
+        try:  # the bot as a whole, all its processes: see arena.bots.confinement.cgroups
             self.cgroup = BotCgroup.create(
                 cgroup_name(self.bot_id),
                 memory_mb=limits.memory_mb,

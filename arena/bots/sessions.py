@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.bots.cgroups import entrant_group
+from arena.bots.confinement.cgroups import entrant_group
+from arena.bots.confinement.sandbox import Sandbox
 from arena.bots.process import become_subreaper, run_log_folder
 from arena.bots.remote.settings import RemoteSettings
 from arena.bots.rotation_pool import RotationPool, Seat
-from arena.bots.sandbox import Sandbox
 from arena.bots.spec import make_player, seat_names, spec_slug, started_players
 from arena.errors import ConfigError
 from arena.games import get_game

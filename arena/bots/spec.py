@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from arena.bots.builtin import make_builtin
+from arena.bots.confinement.sandbox import Sandbox
 from arena.bots.process import BotProcess, become_subreaper, command_argv
 from arena.bots.remote.handshake import BotStartError
 from arena.bots.remote.player import RemotePlayer
 from arena.bots.remote.settings import RemoteSettings
-from arena.bots.sandbox import Sandbox
 from arena.errors import ConfigError
 from arena.play.referee import Player
 

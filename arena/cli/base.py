@@ -16,8 +16,8 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
+from arena.bots.confinement.sandbox import SandboxMode
 from arena.bots.remote.settings import TransportKind
-from arena.bots.sandbox import SandboxMode
 from arena.errors import ArenaError
 from arena.games import GAMES
 

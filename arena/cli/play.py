@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from arena.bots.confinement.sandbox import Sandbox, sandbox_notice
 from arena.bots.remote.settings import RemoteSettings, TransportKind
-from arena.bots.sandbox import Sandbox, sandbox_notice
 from arena.cli.base import (
     FAULT_EXIT_CODE,
     TRIX,

@@ -14,7 +14,7 @@ from typing import Any
 
 import sqlite_utils
 
-from arena.bots.cgroups import pid_alive
+from arena.bots.confinement.cgroups import pid_alive
 from arena.errors import ArenaError, ConfigError
 from arena.games import get_game
 from arena.league import store

@@ -50,7 +50,7 @@ def test_game_time_is_checked_like_every_time_limit() -> None:
 
 
 def _play(tmp_path: Path, bot: str, settings: RemoteSettings):
-    from arena.bots.sandbox import Sandbox
+    from arena.bots.confinement.sandbox import Sandbox
 
     specs = [f"python {THINKER} {bot}", "builtin:first", "builtin:random", "builtin:first"]
     with started_players(

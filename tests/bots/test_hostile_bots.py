@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
+from arena.bots.confinement.sandbox import Sandbox, SandboxLimits, key_users, sandbox_problem
 from arena.bots.process import LOG_CAP_BYTES, BotProcess, command_argv, descendants
 from arena.bots.remote.player import RemotePlayer
 from arena.bots.remote.settings import RemoteSettings
-from arena.bots.sandbox import Sandbox, SandboxLimits, key_users, sandbox_problem
 from arena.bots.spec import started_players
 from arena.games import get_game, trix
 from arena.play.referee import RefereeSettings, play_game

@@ -7,11 +7,11 @@ import os
 import time
 from pathlib import Path
 
+from arena.bots.confinement.sandbox import Sandbox
 from arena.bots.remote.load import Marks, judge, referee_wait_seconds, stall_seconds
 from arena.bots.remote.player import RemotePlayer
 from arena.bots.remote.settings import RemoteSettings
 from arena.bots.rotation_pool import RotationPool, Seat
-from arena.bots.sandbox import Sandbox
 from arena.bots.spec import make_player
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,7 +77,7 @@ def test_one_entrants_processes_share_one_cpu_quota(tmp_path) -> None:
     entrant's cgroup group), not one each; the machine has two."""
     import dataclasses
 
-    from arena.bots.cgroups import entrant_group
+    from arena.bots.confinement.cgroups import entrant_group
 
     settings = RemoteSettings(startup_timeout=20.0)
     sandbox = dataclasses.replace(Sandbox(), group=entrant_group(os.getpid(), "test-hog"))

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.bots.check import check_bot
-from arena.bots.sandbox import Sandbox
+from arena.bots.confinement.sandbox import Sandbox
 from arena.cli import app
 from tests.independent.trix_checker import check_replay
 

@@ -13,11 +13,10 @@ from pathlib import Path
 
 import pytest
 
-import arena.bots.cgroups as cgroups
-import arena.bots.sandbox as sandbox_module
+import arena.bots.confinement.cgroups as cgroups
+import arena.bots.confinement.sandbox as sandbox_module
 import arena.league.running.runner as runner
-from arena.bots.process import BotProcess, command_argv
-from arena.bots.sandbox import (
+from arena.bots.confinement.sandbox import (
     SLOT_UID_BASE,
     Sandbox,
     SandboxLimits,
@@ -27,6 +26,7 @@ from arena.bots.sandbox import (
     trusted_socket,
     wrap,
 )
+from arena.bots.process import BotProcess, command_argv
 from arena.errors import ConfigError
 from arena.league.definition.config import load_league
 from tests.support.bot_processes import bot_processes, bot_processes_left
@@ -268,8 +268,8 @@ def _zombie_children() -> list[int]:
 def test_a_sandboxed_bot_that_keeps_crashing_leaves_no_zombies(tmp_path) -> None:
     """Each time a sandboxed bot exits by itself, an orphaned bwrap comes back to the
     referee (the subreaper); unreaped, a long league would run out of process ids."""
+    from arena.bots.confinement.sandbox import Sandbox
     from arena.bots.remote.settings import RemoteSettings
-    from arena.bots.sandbox import Sandbox
     from arena.bots.spec import started_players
     from arena.games import get_game
     from arena.play.referee import play_game

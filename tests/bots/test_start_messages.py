@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from arena.bots.confinement.sandbox import Sandbox
 from arena.bots.remote.handshake import BotStartError, missing_module_hint
 from arena.bots.remote.settings import RemoteSettings
-from arena.bots.sandbox import Sandbox
 from arena.bots.spec import started_players
 
 SCRIPTED = Path(__file__).resolve().parents[1] / "bot_scripts" / "scripted_bot.py"

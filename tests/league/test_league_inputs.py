@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from arena.bots import sandbox
+from arena.bots.confinement import sandbox
 from arena.cli import app
 from arena.errors import ConfigError
 from arena.games import get_game

@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.bots.confinement.sandbox import MAX_SLOTS, SLOT_UID_BASE, Sandbox
 from arena.bots.process import MARKER_VARIABLE, BotProcess, descendants
-from arena.bots.sandbox import MAX_SLOTS, SLOT_UID_BASE, Sandbox
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,13 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, TypedDict
 
+from arena.bots.confinement.sandbox import (
+    ARENA_CEILINGS,
+    SMALLEST_CPUS,
+    Sandbox,
+    SandboxLimits,
+    SandboxMode,
+)
 from arena.bots.remote.settings import (
     CLOCKS,
     Clock,
@@ -25,7 +32,6 @@ from arena.bots.remote.settings import (
     number_problem,
     seconds_problem,
 )
-from arena.bots.sandbox import ARENA_CEILINGS, SMALLEST_CPUS, Sandbox, SandboxLimits, SandboxMode
 from arena.errors import ConfigError
 from arena.games import GAMES, get_game
 from arena.games.base import Game

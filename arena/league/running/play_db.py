@@ -24,8 +24,8 @@ from pathlib import Path
 
 import sqlite_utils
 
+from arena.bots.confinement.sandbox import SandboxMode
 from arena.bots.remote.settings import RemoteSettings
-from arena.bots.sandbox import SandboxMode
 from arena.bots.sessions import GamePlayed, MatchPlayed, SessionRequest
 from arena.errors import ConfigError
 from arena.games import get_game

@@ -21,9 +21,9 @@ from pathlib import Path
 
 import sqlite_utils
 
+from arena.bots.confinement.sandbox import SandboxMode
+from arena.bots.confinement.sandbox import sandbox_notice as bot_sandbox_notice
 from arena.bots.process import run_log_folder
-from arena.bots.sandbox import SandboxMode
-from arena.bots.sandbox import sandbox_notice as bot_sandbox_notice
 from arena.bots.spec import slug
 from arena.errors import ConfigError, StorageError
 from arena.games import get_game

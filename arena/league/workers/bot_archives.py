@@ -3,7 +3,7 @@ started bot's folder.
 
 A bot given as a command names its files (`python bots/mine.py`); on a cluster the
 worker that plays its match has no such folder. The main process packs the folder a
-bot is shown in the sandbox (that of its first file argument, arena/bots/sandbox.py
+bot is shown in the sandbox (that of its first file argument, arena/bots/confinement/sandbox.py
 `bot_folder`) into a tar archive built the same way from the same files every time,
 names it by its SHA-256, and sends it once per worker; the worker checks the hash,
 unpacks it once per machine into a cache folder named by the hash, makes it read-only,
@@ -27,8 +27,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.bots.confinement.sandbox import first_file_argument
 from arena.bots.process import command_argv
-from arena.bots.sandbox import first_file_argument
 from arena.bots.spec import BUILTIN_PREFIX, GRPC_PREFIX
 from arena.errors import ArenaError, ConfigError
 from arena.league.definition.config import LeagueConfig
@@ -81,7 +81,7 @@ def pack_bots(config: LeagueConfig) -> tuple[dict[str, ShippedBot], dict[str, by
 
 def _own_files(spec: str, base_dir: Path) -> tuple[Path, list[str], tuple[int, ...]] | None:
     """The folder a command bot is shown in the sandbox (its first file argument's,
-    `arena.bots.sandbox.first_file_argument`), and the command's words with every
+    `arena.bots.confinement.sandbox.first_file_argument`), and the command's words with every
     argument naming a path in that folder made relative to it; None for a spec that
     is not a command or names no file of its own. The paths are the arguments that
     `arena.bots.process.command_argv` resolves, and those given whole."""

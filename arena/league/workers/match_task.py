@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena.bots.cgroups import sweep_stale
+from arena.bots.confinement.cgroups import sweep_stale
 from arena.errors import ArenaError
 from arena.league.definition.config import LeagueConfig
 from arena.league.definition.records import PlayedMatch

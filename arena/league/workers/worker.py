@@ -21,11 +21,11 @@ from contextlib import AbstractContextManager
 from enum import StrEnum
 from pathlib import Path
 
-from arena.bots.cgroups import entrant_group
+from arena.bots.confinement.cgroups import entrant_group
+from arena.bots.confinement.sandbox import Sandbox
 from arena.bots.process import become_subreaper, descendants, kill_all_now
 from arena.bots.remote.settings import RemoteSettings, remote_settings
 from arena.bots.rotation_pool import RotationPool, Seat, seat_log
-from arena.bots.sandbox import Sandbox
 from arena.bots.spec import make_player, started_players
 from arena.games import get_game
 from arena.league.definition.config import LeagueConfig

@@ -1,6 +1,6 @@
 """The system-call filter of every sandboxed bot: no channel out of its sandbox.
 
-The namespaces of `arena.bots.sandbox` keep a bot from seeing the host, but a few
+The namespaces of `arena.bots.confinement.sandbox` keep a bot from seeing the host, but a few
 kernel facilities are shared by the whole machine whatever the namespace: the kernel
 keyrings of a user id (a bot could leave keys for the next bot on the same slot),
 new user namespaces (in which an unprivileged bot may mount a tmpfs of its own, memory

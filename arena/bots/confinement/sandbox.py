@@ -4,7 +4,7 @@ A bot is untrusted code. Every started bot runs as a wrapper command line, built
 (no `preexec_fn`, no `Popen(user=...)`: in a process that has used gRPC those fork
 paths can crash the child):
 
-    sh [joins the bot's cgroup: arena.bots.cgroups]
+    sh [joins the bot's cgroup: arena.bots.confinement.cgroups]
       bwrap --args FD [namespaces, a fresh root of read-only binds, a seccomp filter]
         setpriv [the bot slot's own unprivileged user, no capabilities]   (when root)
           prlimit [processes, open files, file size, CPU time, memory]
@@ -18,7 +18,7 @@ paths can crash the child):
   of the bot's own folder; a small private `/tmp` and `/dev/shm`; and, writable, the
   one folder it shares with the referee, where it creates its socket (a tiny tmpfs
   of the slot's own, when root);
-- system calls: the filter of `arena.bots.seccomp` denies (EPERM) what namespaces do
+- system calls: the filter of `arena.bots.confinement.seccomp` denies (EPERM) what namespaces do
   not isolate: kernel keyrings, new namespaces, mounts, io_uring, BPF, ptrace, ...;
   bubblewrap's options come from a memfd, so /proc/1/cmdline shows no host path;
 - a user id per concurrent bot slot (a lock file per slot), so limits on processes
@@ -48,8 +48,8 @@ from enum import StrEnum
 from pathlib import Path
 
 import arena
-from arena.bots.cgroups import cgroup_problem
-from arena.bots.seccomp import data_fd, filter_fd, seccomp_problem
+from arena.bots.confinement.cgroups import cgroup_problem
+from arena.bots.confinement.seccomp import data_fd, filter_fd, seccomp_problem
 from arena.errors import ConfigError
 
 MB = 1 << 20
