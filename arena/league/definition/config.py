@@ -211,6 +211,15 @@ class LeagueConfig:
     def base_dir(self) -> Path:
         return self.path.parent
 
+    @property
+    def engine(self) -> Game:
+        """The league's game engine (a dict lookup in the registry of games)."""
+        return get_game(self.game)
+
+    def rule_options(self) -> dict[str, Any]:
+        """The league's rule options as plain data (the game's `options_dict`)."""
+        return self.engine.options_dict(self.options)
+
     def locked_settings(self) -> LockedSettings:
         """The settings a stored league was scheduled and rated with: changing any of them
         would change the schedule, the rules or the ratings, so a resume refuses it."""
@@ -224,7 +233,7 @@ class LeagueConfig:
             "rotations": self.rotations,
             "rate_by": self.rate_by,
             "forfeit_faults": self.forfeit_faults,
-            "rules": get_game(self.game).options_dict(self.options),
+            "rules": self.rule_options(),
             "entrants": [e.name for e in self.entrants],
             "ratings": dict(self.ratings.__dict__),
         }

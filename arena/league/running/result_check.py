@@ -19,7 +19,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena.errors import ArenaError, ConfigError
-from arena.games import get_game
 from arena.games.base import Game
 from arena.league.definition.config import LeagueConfig
 from arena.league.definition.records import PlayedGame, PlayedMatch
@@ -47,7 +46,7 @@ def check_played_match(config: LeagueConfig, match: ScheduledMatch, played: Play
             f"it is not match {match.index} as scheduled (index {played.index}, seed "
             f"{played.seed!r}, table {list(played.entrants)})"
         )
-    game = get_game(config.game)
+    game = config.engine
     orders = seatings(game.seats, config.rotations)
     if len(played.games) != len(orders):
         raise ForgedResult(f"it has {len(played.games)} games, the match has {len(orders)}")

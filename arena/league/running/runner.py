@@ -26,7 +26,6 @@ from arena.bots.confinement.sandbox import sandbox_notice as bot_sandbox_notice
 from arena.bots.process import run_log_folder
 from arena.bots.spec import slug
 from arena.errors import ConfigError, StorageError
-from arena.games import get_game
 from arena.league.definition.config import LeagueConfig, load_league
 from arena.league.definition.schedule import ScheduledMatch, Step, build_schedule
 from arena.league.running.dispatch import NoWorkerLeft, WorkerDied, run_matches
@@ -77,7 +76,7 @@ Notice = Callable[[str], None]
 def league_schedule(config: LeagueConfig, history: Sequence[Step] = ()) -> list[ScheduledMatch]:
     """The league's schedule; `history`, the sizes a stored league had before it grew
     (`arena.league.store.history_of`), makes the stored matches a prefix of it."""
-    game = get_game(config.game)
+    game = config.engine
     try:
         return build_schedule(
             [e.name for e in config.entrants],
@@ -286,7 +285,7 @@ def _preflight(source: ScheduleSource, run: _RunOptions) -> None:
     ConfigError naming every one that cannot start, unless `allow_broken`."""
     config, summary = source.config, source.summary
     names = {name for match in source.pending for name in match.entrants}
-    parallel = parallel_starts(run.workers, get_game(config.game).seats)
+    parallel = parallel_starts(run.workers, config.engine.seats)
     log_dir, db_path = source.template.log_dir, source.template.db_path
     checks = check_entrants(
         config, sorted(names), log_dir=log_dir, db_path=db_path, parallel=parallel, say=run.notice

@@ -24,10 +24,9 @@ from pathlib import Path
 from arena.bots.confinement.cgroups import entrant_group
 from arena.bots.confinement.sandbox import Sandbox
 from arena.bots.process import become_subreaper, descendants, kill_all_now
-from arena.bots.remote.settings import RemoteSettings, remote_settings
+from arena.bots.remote.settings import remote_settings
 from arena.bots.rotation_pool import RotationPool, Seat, seat_log
 from arena.bots.spec import make_player, started_players
-from arena.games import get_game
 from arena.league.definition.config import LeagueConfig
 from arena.league.definition.records import PlayedGame, PlayedMatch
 from arena.league.definition.schedule import ScheduledMatch
@@ -127,7 +126,7 @@ def play_scheduled_match(
     the file during a run changes no match already scheduled, and a worker elsewhere
     needs nothing but this call's arguments. The match's game seed is an HMAC of its
     public seed under the deal key (arena/play/deal_keys.py)."""
-    game = get_game(config.game)
+    game = config.engine
     bots = {e.name: e.bot for e in config.entrants}
     seed = game_seed(config.deal_key, match.seed)
     settings = RefereeSettings(max_faults=config.limits.max_faults)
@@ -215,16 +214,15 @@ def _live_match(
     """The live file of the match (for `arena serve`), when the league has a database."""
     if not db_path:
         return None
-    game = get_game(config.game)
     names = [[match.entrants[b] for b in order] for order in orders]
     return LiveMatch(
         db_path,
-        game,
+        config.engine,
         config.name,
         idx=match.index,
         rotation_names=names,
         seed=seed,
-        options=game.options_dict(config.options),
+        options=config.rule_options(),
     )
 
 
@@ -267,7 +265,7 @@ def league_pool(config: LeagueConfig, log_dir: Path, db_path: str | Path = "") -
     """A `RotationPool` that starts bots as this league starts them (its limits, its
     sandbox hiding the database and the logs, its folder for relative paths), each
     with a log of its own (entrant, rotation) in `log_dir`."""
-    settings = _remote_settings(config)
+    settings = remote_settings(config.limits)
     sandbox = _league_sandbox(config, db_path, log_dir)
     place = {e.name: i for i, e in enumerate(config.entrants)}
     become_subreaper()
@@ -283,13 +281,7 @@ def league_pool(config: LeagueConfig, log_dir: Path, db_path: str | Path = "") -
             seat.spec, settings, log_path=log, base_dir=config.base_dir, sandbox=grouped
         )
 
-    game = get_game(config.game)
-    return RotationPool(make, config.game, game.options_dict(config.options))
-
-
-def _remote_settings(config: LeagueConfig) -> RemoteSettings:
-    """Each bot's limits, as the league file's `[limits]` gives them."""
-    return remote_settings(config.limits)
+    return RotationPool(make, config.game, config.rule_options())
 
 
 def league_players(
@@ -309,8 +301,8 @@ def league_players(
     return started_players(
         specs,
         config.game,
-        get_game(config.game).options_dict(config.options),
-        settings=_remote_settings(config),
+        config.rule_options(),
+        settings=remote_settings(config.limits),
         log_dir=log_dir,
         base_dir=config.base_dir,
         log_prefix=log_prefix,
