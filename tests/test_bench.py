@@ -14,9 +14,9 @@ def test_the_referee_bench_floor_sends_the_games_own_requests_to_the_same_bots(
     given: list[tuple[list[str], str, str, list[tuple[int, bytes]]]] = []
     real = bench.round_trips
 
-    def spy(addresses, method, transport, messages, warm_up):  # type: ignore[no-untyped-def]
+    def spy(addresses, method, transport, *, messages, warm_up):  # type: ignore[no-untyped-def]
         given.append((addresses, method, transport, messages))
-        return real(addresses, method, transport, messages, warm_up)
+        return real(addresses, method, transport, messages=messages, warm_up=warm_up)
 
     monkeypatch.setattr(bench, "round_trips", spy)
     figures = bench.bench_referee(games=1, transport="stream")
