@@ -8,6 +8,7 @@ import pytest
 from arena.bench import referee as bench
 
 
+@pytest.mark.slow
 def test_the_referee_bench_floor_sends_the_games_own_requests_to_the_same_bots(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -34,6 +35,8 @@ def test_the_referee_bench_floor_sends_the_games_own_requests_to_the_same_bots(
     assert figures.floor_us > 0 and figures.bare_us > 0 and figures.bare_four_us > 0
 
 
+@pytest.mark.slow
+@pytest.mark.cluster
 def test_the_cluster_bench_plays_the_league_and_checks_every_game(tmp_path) -> None:
     """`arena bench cluster` on a cluster of one worker, one match: the games it counts
     are the league's, and every stored game went through the result check once."""

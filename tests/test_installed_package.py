@@ -23,6 +23,8 @@ from pathlib import Path
 import pytest
 from packaging.version import Version
 
+pytestmark = [pytest.mark.slow]
+
 ROOT = Path(__file__).resolve().parent.parent
 
 BOT = '''from arena.sdk import Bot, serve

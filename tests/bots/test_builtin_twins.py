@@ -42,6 +42,7 @@ def test_builtin_greedy_plays_the_external_greedy_bots_game(tmp_path) -> None:
     assert remote["totals"] == builtin["totals"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_name", ["trix", "trianon"])
 def test_builtin_sampler_plays_the_external_sampler_bots_game(tmp_path, game_name) -> None:
     """Fixed work (2 samples a decision, a few ms) so that neither side is cut short by

@@ -60,6 +60,7 @@ def _faults(spec: str, tmp_path: Path, transport: str, move_timeout: float = 0.3
     return {f.decision: f.detail for f in result.faults if f.seat == 0}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("transport", ["stream", "unary"])
 def test_timeouts_behind_a_slow_decision_name_it(tmp_path, transport) -> None:
     faults = _faults(_slow_bot(tmp_path, {3: 1.0}), tmp_path, transport)
@@ -78,6 +79,7 @@ def test_a_bot_that_answers_the_next_decision_is_not_called_busy(tmp_path) -> No
     assert list(faults) == [3] and "busy" not in faults[3]
 
 
+@pytest.mark.slow
 def test_an_answer_in_between_ends_the_run(tmp_path) -> None:
     """Decision 3 overruns a little: decision 4 is answered once the bot is free, so
     when decision 8 times out later the bot was busy with nothing else."""

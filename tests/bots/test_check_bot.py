@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from arena.bots.builtin import FirstBot, RandomBot
@@ -126,6 +127,7 @@ def test_a_trix_bot_that_plays_the_last_action_is_covered_in_one_game(tmp_path) 
     assert report.games == 1 and report.gaps() == []
 
 
+@pytest.mark.slow
 def test_a_trianon_bot_that_never_bids_passes_with_the_reason(tmp_path) -> None:
     result = runner.invoke(
         app,

@@ -66,6 +66,7 @@ def _play(tmp_path: Path, bot: str, settings: RemoteSettings):
     return [f for f in result.faults if f.seat == 0], cpu, result
 
 
+@pytest.mark.slow
 def test_with_clock_cpu_a_sleeping_bot_is_not_charged_and_a_spinning_one_is(tmp_path) -> None:
     """clock = "cpu" (docs/sandbox.md): the limit is on the bot's own CPU time, read
     from its cgroup; the wall time is capped at 3 x the limit."""

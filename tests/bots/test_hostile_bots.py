@@ -30,6 +30,8 @@ from arena.games import get_game, trix
 from arena.play.referee import RefereeSettings, play_game
 from tests.support.bot_processes import bot_processes_left
 
+pytestmark = [pytest.mark.sandbox]
+
 HOSTILE = Path(__file__).resolve().parents[1] / "bot_scripts" / "hostile"
 SAMPLE_BOTS = Path(__file__).resolve().parents[2] / "sample_bots"
 GAME = get_game("trix")
@@ -165,6 +167,7 @@ FAULTING = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bot", sorted(FAULTING))
 def test_a_hostile_bot_is_faulted_and_contained(bot, host, tmp_path) -> None:
     settings = SHORT_START if bot == "silent_bot.py" else SETTINGS
@@ -203,6 +206,7 @@ def test_a_fork_bomb_is_stopped_and_ended_with_the_match(host, tmp_path) -> None
     _assert_contained(result, host)
 
 
+@pytest.mark.slow
 def test_unbounded_heap_is_stopped_by_the_memory_limit(host, tmp_path) -> None:
     result, log = play_hostile("heap_bot.py", host, tmp_path, settings=MEMORY_SETTINGS)
     faults = [f for f in result.faults if f.seat == 0]
@@ -215,6 +219,7 @@ def test_unbounded_heap_is_stopped_by_the_memory_limit(host, tmp_path) -> None:
     _assert_contained(result, host)
 
 
+@pytest.mark.slow
 def test_dev_shm_and_tmp_are_small_and_private(host, tmp_path) -> None:
     result, log = play_hostile("shm_bot.py", host, tmp_path, settings=MEMORY_SETTINGS)
     for folder in ("/dev/shm", "/tmp"):
@@ -270,6 +275,7 @@ def test_no_network_loopback_or_outside(host, tmp_path) -> None:
 HOARD_MB = 128  # per child, six children: 768 MB in all without a limit per bot
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bot", ["fork_hoard_bot.py", "shared_hoard_bot.py", "memfd_hoard_bot.py"])
 def test_memory_hoarded_by_many_processes_is_bounded_for_the_bot_as_a_whole(
     bot, host, tmp_path
@@ -336,6 +342,7 @@ def test_process_1_of_the_sandbox_shows_no_bound_path(host, tmp_path) -> None:
     _assert_contained(result, host)
 
 
+@pytest.mark.slow
 def test_spinning_children_are_held_to_the_bots_cpu_quota(tmp_path) -> None:
     limits = SandboxLimits(memory_mb=256, cpus=1.0)
     argv = command_argv(f"python {HOSTILE / 'spin_children_bot.py'} 30")

@@ -7,12 +7,16 @@ import os
 import time
 from pathlib import Path
 
+import pytest
+
 from arena.bots.confinement.sandbox import Sandbox
 from arena.bots.remote.load import Marks, judge, referee_wait_seconds, stall_seconds
 from arena.bots.remote.player import RemotePlayer
 from arena.bots.remote.settings import RemoteSettings
 from arena.bots.rotation_pool import RotationPool, Seat
 from arena.bots.spec import make_player
+
+pytestmark = [pytest.mark.sandbox]
 
 ROOT = Path(__file__).resolve().parents[2]
 HOG = "python -m arena.strategies.hog --seconds 30"
@@ -40,6 +44,7 @@ def test_the_kernel_counters_are_read() -> None:
     assert wait is not None and wait >= 0
 
 
+@pytest.mark.slow
 def test_a_pooled_bot_that_is_not_playing_is_frozen(tmp_path) -> None:
     """A hog kept in the pool burns no CPU while another game is played: each entrant
     runs one process at a time, however many rotation slots it holds."""
@@ -72,6 +77,7 @@ def test_a_pooled_bot_that_is_not_playing_is_frozen(tmp_path) -> None:
         pool.close()
 
 
+@pytest.mark.slow
 def test_one_entrants_processes_share_one_cpu_quota(tmp_path) -> None:
     """Two rotation slots of one hog, both running: together they get one core (the
     entrant's cgroup group), not one each; the machine has two."""

@@ -80,6 +80,7 @@ GOT = {  # what each scripted fault sends back, as the fault's `got` shows it
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("transport", ["stream", "unary"])
 @pytest.mark.parametrize(
     "fault, kind",
@@ -384,6 +385,7 @@ def test_log_names_keep_the_bot_and_its_flags_however_deep_its_folder() -> None:
     assert spec_slug("builtin:random") == "builtin-random"
 
 
+@pytest.mark.slow
 def test_the_time_bank_absorbs_an_overrun(tmp_path) -> None:
     banked = RemoteSettings(move_timeout=0.5, startup_timeout=10.0, time_bank=1.0)
     result, _, _ = play_with(scripted("--fault", "slow"), tmp_path, banked)

@@ -23,6 +23,7 @@ JS = f"node {ROOT / 'sample_bots' / 'js_bot' / 'bot.js'}"
 SCRIPTED = ROOT / "tests" / "bot_scripts" / "scripted_bot.py"
 
 
+@pytest.mark.slow
 def test_a_seat_rotated_match_of_every_kind_of_bot(tmp_path, js_bot_installed) -> None:
     runner = CliRunner()
     result = runner.invoke(
@@ -48,6 +49,7 @@ def test_a_seat_rotated_match_of_every_kind_of_bot(tmp_path, js_bot_installed) -
     assert len(hands) == 1  # the same deals in every rotation
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["trix", "trianon"])
 @pytest.mark.parametrize("spec", [GREEDY, RANDOM, JS])
 def test_check_bot_passes_every_sample_bot(tmp_path, spec, game, js_bot_installed) -> None:
@@ -56,6 +58,7 @@ def test_check_bot_passes_every_sample_bot(tmp_path, spec, game, js_bot_installe
     assert report.latencies and report.decisions >= 10  # a Trianon deal asks about 15
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("module", "name", "game"),
     [

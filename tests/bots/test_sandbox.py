@@ -31,6 +31,8 @@ from arena.errors import ConfigError
 from arena.league.definition.config import load_league
 from tests.support.bot_processes import bot_processes, bot_processes_left
 
+pytestmark = [pytest.mark.sandbox]
+
 REPO = Path(__file__).resolve().parents[2]
 JS_BOT = REPO / "sample_bots" / "js_bot"
 
@@ -213,6 +215,7 @@ def test_kill_user_refuses_the_arenas_own_user() -> None:
         kill_user(os.getuid())
 
 
+@pytest.mark.slow
 def test_nothing_a_bot_started_outlives_a_referee_killed_with_sigkill(tmp_path) -> None:
     scripted = REPO / "tests" / "bot_scripts" / "scripted_bot.py"
     command = [

@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from arena.errors import ConfigError
 from arena.league.reports.table import league_rows
 from arena.league.store import game_replay, league_id_by_name, open_existing, site_reads
@@ -17,6 +19,8 @@ from arena.web.report import write_report
 from tests.browser.conftest import served
 from tests.browser.test_viewer import step_through_deal
 from tests.support.site_league import build_site_db, live_match
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
 THINKER = ROOT / "tests" / "bot_scripts" / "thinker_bot.py"

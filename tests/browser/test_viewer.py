@@ -14,9 +14,13 @@ import json
 from functools import cache
 from typing import Any
 
+import pytest
+
 from arena.bots.builtin import make_builtin
 from arena.play.replay_frames import deal_frames
 from tests.play.test_replay_frames import Faulty, in_progress, observed, played
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 READ_PAGE = """() => {
   const cards = (root, sel) => [...root.querySelectorAll(sel)].map(c => c.dataset.card);

@@ -76,6 +76,7 @@ def _words(text: str) -> list[str]:
     return text.replace("`", "").split()
 
 
+@pytest.mark.slow
 def test_every_command_has_help_text(monkeypatch) -> None:
     root = get_command(app)
     assert runner.invoke(app, ["--help"]).exit_code == 0
@@ -105,6 +106,7 @@ def test_every_command_has_help_text(monkeypatch) -> None:
     assert params_seen == sum(len(c.params) for _, c in commands) > 0
 
 
+@pytest.mark.slow
 def test_help_paragraphs_flow_to_the_terminals_width(monkeypatch) -> None:
     """A docstring's own line breaks must not reach the help: at 80 columns they would
     leave ragged half-lines (typer keeps them unless help is markdown)."""
@@ -190,6 +192,7 @@ def _table_order(output: str) -> list[str]:
     return [line.split()[1] for line in table]
 
 
+@pytest.mark.slow
 def test_demo_runs_the_demo_league_and_the_search_bot_leads(tmp_path) -> None:
     """`make demo` runs the repository's demo league (with the JavaScript bot)."""
     league = ROOT / "leagues" / "demo.toml"
@@ -224,6 +227,7 @@ def test_rules_take_several_pairs() -> None:
     assert result.exit_code == 0, result.output
 
 
+@pytest.mark.slow
 def test_sigterm_ends_every_bot_the_command_started(tmp_path) -> None:
     """`arena play` killed with SIGTERM (a service manager, `kill`) ends its bots the way
     Ctrl-C does, even without the sandbox, whose bots would otherwise outlive it."""
@@ -343,6 +347,7 @@ def test_replays_naming_a_file_is_refused_before_any_game(tmp_path) -> None:
     assert target.read_text() == "{}"
 
 
+@pytest.mark.slow
 def test_replay_of_json_that_is_not_a_replay_is_an_error_line(tmp_path) -> None:
     runner.invoke(app, ["play", *["builtin:first"] * 4, "--replays", str(tmp_path)])
     good = json.loads((tmp_path / "game-0001.json").read_text())
@@ -381,6 +386,7 @@ def test_games_and_matches_together_are_refused() -> None:
     assert alone.exit_code == 0 and len(alone.output.splitlines()) == 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", ["builtin:random", " builtin:first"])
 def test_check_bot_refuses_a_builtin_bot(spec) -> None:
     result = runner.invoke(app, ["check-bot", spec])

@@ -24,6 +24,8 @@ from arena.errors import ConfigError
 from arena.league.running.runner import run_league
 from arena.play.deal_keys import deal_key_problem, game_seed, new_deal_key
 
+pytestmark = [pytest.mark.sandbox]
+
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ROOT / "tests" / "bot_scripts" / "hostile"
 KEY = "0f" * 16
@@ -92,6 +94,7 @@ def test_game_seeds_are_hmacs_of_the_public_seed_under_the_key() -> None:
     assert deal_key_problem(KEY) is None
 
 
+@pytest.mark.slow
 def test_the_same_league_in_two_databases_deals_differently_unless_keyed(tmp_path) -> None:
     bots = ["builtin:first", "builtin:random", "builtin:random", "builtin:first"]
     unkeyed = _league(tmp_path, bots)
@@ -134,6 +137,7 @@ def test_a_league_key_is_said_to_be_secret_while_the_league_runs(tmp_path) -> No
     assert running.stdout.strip() == KEY and "is not over (1 of 9 matches stored)" in running.output
 
 
+@pytest.mark.slow
 def test_a_bot_told_everything_public_cannot_recover_the_hands(tmp_path) -> None:
     guesser = f"python {HOSTILE / 'seed_guess_bot.py'} 7"
     bots = [guesser, "builtin:random", "builtin:first", "builtin:random", "builtin:first"]
@@ -143,6 +147,7 @@ def test_a_bot_told_everything_public_cannot_recover_the_hands(tmp_path) -> None
     assert set(verdicts) == {"not recovered"}, verdicts
 
 
+@pytest.mark.slow
 def test_no_hand_reaches_a_bot_process_twice(tmp_path) -> None:
     memory = f"python {HOSTILE / 'deal_memory_bot.py'}"
     bots = [memory, "builtin:random", memory, "builtin:first", "builtin:random"]
@@ -150,6 +155,7 @@ def test_no_hand_reaches_a_bot_process_twice(tmp_path) -> None:
     _check_no_hand_seen_twice(tmp_path, games_per_process=3)
 
 
+@pytest.mark.slow
 def test_no_hand_reaches_a_bot_process_twice_in_arena_play(tmp_path) -> None:
     memory = f"python {HOSTILE / 'deal_memory_bot.py'}"
     result = runner.invoke(

@@ -189,6 +189,7 @@ def play_with_spy(game_name: str, options: dict, seat: int, transport: str, tmp_
     return json.loads(path.read_text()), record
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "game_name, options",
     [("trix", {"kingdoms": 2}), ("trianon", {"target": 1000})],

@@ -30,6 +30,8 @@ from tests.support.cluster_support import (
     stored_ratings,
 )
 
+pytestmark = [pytest.mark.cluster, pytest.mark.slow]
+
 ROOT = Path(__file__).resolve().parents[2]
 DEAL_KEY = "00112233445566778899aabbccddeeff"
 

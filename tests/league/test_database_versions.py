@@ -39,6 +39,7 @@ def _fingerprint(db: Path) -> tuple[str, int, int]:
     )
 
 
+@pytest.mark.slow
 def test_the_reading_commands_leave_the_database_as_it_was(tmp_path) -> None:
     db = _league_db(tmp_path)
     before = _fingerprint(db)

@@ -71,6 +71,7 @@ def _replay(db: Path, game_id: int) -> dict:
     return json.loads(out.output)
 
 
+@pytest.mark.slow
 def test_each_fault_points_at_its_game_deal_decision_and_replay_event(league_db) -> None:
     faults = _faults(league_db)
     by_bot: dict[str, list[dict]] = {}
@@ -173,6 +174,7 @@ def test_migration_3_upgrades_a_database_holding_old_faults(tmp_path, monkeypatc
     assert "decision -" in text and "expected: -" in text and "no answer within" in text
 
 
+@pytest.mark.slow
 def test_a_rerun_never_writes_over_a_log_a_stored_fault_points_to(tmp_path) -> None:
     """Two runs of one league (the second in another database, in the same folder):
     every stored fault's log is a file of its own run, unchanged by the other run."""

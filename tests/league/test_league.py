@@ -148,6 +148,7 @@ def _final_ratings(db_path: Path) -> dict:
         db.close()
 
 
+@pytest.mark.slow
 def test_a_league_is_stored_whole_and_the_same_with_one_or_two_workers(tmp_path) -> None:
     path = write_league(tmp_path)
     one = run_league(path, tmp_path / "one.db", workers=1)
@@ -171,6 +172,7 @@ def test_a_league_is_stored_whole_and_the_same_with_one_or_two_workers(tmp_path)
     db.close()
 
 
+@pytest.mark.slow
 def test_each_seat_holds_each_bot_once_per_match(tmp_path) -> None:
     run_league(write_league(tmp_path), tmp_path / "a.db", workers=1)
     by_match: dict[int, list] = {}
@@ -185,6 +187,7 @@ def test_each_seat_holds_each_bot_once_per_match(tmp_path) -> None:
         assert len(hands) == 1  # the same deals in every rotation
 
 
+@pytest.mark.slow
 def test_resume_never_replays_a_stored_match(tmp_path) -> None:
     path = write_league(tmp_path)
     db_path = tmp_path / "r.db"
@@ -212,6 +215,7 @@ def _games_of_fresh_run(path: Path, tmp_path: Path) -> list[tuple]:
     return _games(fresh)
 
 
+@pytest.mark.slow
 def test_a_changed_league_file_is_refused_naming_the_setting(tmp_path) -> None:
     path = write_league(tmp_path)
     run_league(path, tmp_path / "c.db", workers=1)
@@ -379,6 +383,7 @@ def _first_difference(got: tuple, expected: tuple) -> str:
     return f"the tables differ: {got[0]} vs {expected[0]}"
 
 
+@pytest.mark.slow
 def test_kill_9_at_random_moments_among_hostile_bots_then_resume(tmp_path) -> None:
     """`arena run` is killed with SIGKILL three times, at seeded random moments while
     faulty bots play (timeouts, crashes, garbage, floods, forks); after each kill no
@@ -494,6 +499,7 @@ def test_a_forfeit_is_rated_as_last_place() -> None:
     assert rater.ratings["a"].mu < min(rater.ratings[e].mu for e in "bcd")
 
 
+@pytest.mark.slow
 def test_table_json_keys_and_formats(tmp_path) -> None:
     path = write_league(tmp_path)
     run_league(path, tmp_path / "t.db", workers=1)
@@ -540,6 +546,7 @@ def test_table_json_keys_and_formats(tmp_path) -> None:
     assert "Deal  5" in text.output
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_cleanly_and_ends_every_bot(tmp_path) -> None:
     bot = _random_bot_copy(tmp_path, "ctrlc_random_bot.py")
     path = write_league(tmp_path, rounds=3, **{f"python {RANDOM_BOT}": f"python {bot}"})
@@ -579,6 +586,7 @@ def test_ctrl_c_stops_cleanly_and_ends_every_bot(tmp_path) -> None:
     _assert_no_bots_and_intact(bot, db_path)
 
 
+@pytest.mark.slow
 def test_until_separated_stops_scheduling_when_the_ranking_settles(tmp_path, monkeypatch):
     import arena.league.running.schedule_source as source
 
@@ -596,6 +604,7 @@ def test_until_separated_stops_scheduling_when_the_ranking_settles(tmp_path, mon
     assert without.played == 10 and not without.stopped_early
 
 
+@pytest.mark.slow
 def test_a_bot_that_cannot_start_does_not_stop_a_league_allowed_to_play_broken(tmp_path):
     broken = {'name = "first-b"\nbot = "builtin:first"': 'name = "first-b"\nbot = "no-such-xyz"'}
     path = write_league(tmp_path, **broken)

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -263,6 +264,7 @@ def read_any_league_file(folder: Path, text: str | bytes) -> None:
     read(folder / "fuzz.toml", text)
 
 
+@pytest.mark.slow
 def test_a_league_file_is_a_config_or_a_config_error(tmp_path) -> None:
     started = time.monotonic()
     read_any_league_file(tmp_path)
@@ -286,6 +288,7 @@ def base_document(game: str, key: str) -> dict[str, Any]:
     return {"league": league, "rules": {}, "limits": {}, "ratings": {}, "entrant": entrants}
 
 
+@pytest.mark.slow
 def test_every_key_of_every_table_given_every_odd_value(tmp_path) -> None:
     """The sweep random examples cannot promise: each key of each table (both games'
     rules) set to each of `ODD_VALUES`, and each of `ODD_KEYS` added to each table,

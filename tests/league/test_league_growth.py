@@ -53,6 +53,7 @@ def _table(db: Path) -> list[dict]:
         database.close()
 
 
+@pytest.mark.slow
 def test_more_rounds_play_only_the_new_matches_and_end_as_a_fresh_league(tmp_path) -> None:
     names = ["a", "b", "c", "d", "e"]
     path = _league(tmp_path, names, 'schedule = "round-robin"\nrounds = 1')
@@ -70,6 +71,7 @@ def test_more_rounds_play_only_the_new_matches_and_end_as_a_fresh_league(tmp_pat
     assert _table(db) == _table(fresh / "f.db")
 
 
+@pytest.mark.slow
 def test_a_new_entrant_meets_every_table_it_belongs_to_and_the_ratings_are_recomputed(
     tmp_path,
 ) -> None:
@@ -101,6 +103,7 @@ def test_a_new_entrant_meets_every_table_it_belongs_to_and_the_ratings_are_recom
     assert rows == recomputed and set(rows) == set("abcdef")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("schedule", ["balanced", "gauntlet"])
 def test_more_matches_extend_the_schedule_the_league_had(tmp_path, schedule) -> None:
     names = ["a", "b", "c", "d", "e", "f"]
@@ -119,6 +122,7 @@ def test_more_matches_extend_the_schedule_the_league_had(tmp_path, schedule) -> 
     assert _table(db) == _table(fresh / "f.db")  # a longer schedule starts with the shorter
 
 
+@pytest.mark.slow
 def test_balanced_seats_a_new_entrant_first_until_it_has_caught_up(tmp_path) -> None:
     names = ["a", "b", "c", "d", "e"]
     path = _league(tmp_path, names, 'schedule = "balanced"\nmatches = 5')
@@ -130,6 +134,7 @@ def test_balanced_seats_a_new_entrant_first_until_it_has_caught_up(tmp_path) -> 
     assert all("f" in table for table in new)  # 0 plays against 4 each: seated first
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "change, words",
     [

@@ -137,6 +137,7 @@ def pretend(case: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(sandbox, "machine_memory_mb", lambda: case["machine_memory_mb"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", [c for c in CASES if "argv" not in c], ids=lambda c: c["name"])
 def test_league_file_input(case, tmp_path, monkeypatch) -> None:
     pretend(case, monkeypatch)
@@ -162,6 +163,7 @@ def test_league_file_input(case, tmp_path, monkeypatch) -> None:
     assert not db.exists()  # refused before the database is made
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", [c for c in CASES if "argv" in c], ids=lambda c: c["name"])
 def test_command_line_input(case, tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
@@ -227,6 +229,7 @@ def test_every_key_of_every_table_has_a_row() -> None:
     assert {"--move-timeout", "--startup-timeout", "--time-bank", "--workers"} <= flags
 
 
+@pytest.mark.slow
 def test_the_ratings_ranges_rate_tied_matches_at_every_corner() -> None:
     """TrueSkill rates (finitely, without a math domain error) matches of ties and of
     clear orders at every corner of what a league file may set: the extremes of

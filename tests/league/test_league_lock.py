@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
@@ -29,6 +30,7 @@ def _hold(db: str, league: str, ready) -> None:  # type: ignore[no-untyped-def]
         time.sleep(60)
 
 
+@pytest.mark.slow
 def test_a_running_league_refuses_a_second_run_and_a_killed_one_leaves_no_lock(tmp_path):
     league = builtin_league(tmp_path)  # name "b"
     db = tmp_path / "arena.db"
@@ -71,6 +73,7 @@ def _finish(process: subprocess.Popen[str]) -> tuple[int, str, str]:
     return process.returncode, out, err
 
 
+@pytest.mark.slow
 def test_two_runs_of_one_league_give_one_refusal_and_a_solo_runs_table(tmp_path) -> None:
     league = builtin_league(tmp_path, 'rounds = 60\nschedule = "round-robin"')
     db = tmp_path / "arena.db"
@@ -98,6 +101,7 @@ def _rows(output: str) -> list[dict]:
     return json.loads(output[output.index("[") :])
 
 
+@pytest.mark.slow
 def test_two_leagues_in_one_database_run_at_once(tmp_path) -> None:
     files, solos = [], []
     for name in ("one", "two"):

@@ -150,6 +150,7 @@ def _rows_of_csv(text: str) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(text)))
 
 
+@pytest.mark.slow
 def test_run_with_json_or_csv_prints_only_the_table_on_stdout(mixed) -> None:
     path, db, run = mixed
     rows = json.loads(run.stdout)  # nothing else on stdout: this parses it whole
@@ -165,6 +166,7 @@ def test_run_with_json_or_csv_prints_only_the_table_on_stdout(mixed) -> None:
     assert text.stdout.startswith("league 'mixed': 0 matches played now")  # text: as before
 
 
+@pytest.mark.slow
 def test_every_command_with_a_format_prints_only_data_on_stdout(mixed) -> None:
     _, db, _ = mixed
     where = ["--db", str(db)]
@@ -229,6 +231,7 @@ def test_the_trix_csv_has_one_scalar_column_per_figure(mixed) -> None:
         assert not any(cell.startswith(("[", "{")) for cell in row.values())  # no JSON cells
 
 
+@pytest.mark.slow
 def test_the_trianon_csv_has_declared_made_and_failed_per_strain(tmp_path: Path) -> None:
     path = write_builtin_league(
         tmp_path, ["p", "q", "r"], game="trianon", rounds=2, rules="max_deals = 6"
@@ -307,6 +310,7 @@ def evil_db(mixed, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
+@pytest.mark.slow
 def test_hostile_names_in_a_database_cannot_break_a_table(evil_db: Path) -> None:
     where = ["--db", str(evil_db)]
     rows = json.loads(arena("table", *where, "--format", "json").stdout)
@@ -322,6 +326,7 @@ def test_hostile_names_in_a_database_cannot_break_a_table(evil_db: Path) -> None
     assert names == [r["name"] for r in rows]  # CSV quotes them: read back exactly, as data
 
 
+@pytest.mark.slow
 def test_hostile_names_cannot_break_the_other_reports(evil_db: Path) -> None:
     where = ["--db", str(evil_db)]
     games = arena("games", *where).stdout.rstrip("\n")
@@ -367,6 +372,7 @@ def _stop_after(monkeypatch: pytest.MonkeyPatch, matches: int) -> None:
     )
 
 
+@pytest.mark.slow
 def test_a_table_says_its_league_game_seed_matches_time_and_version(
     mixed, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -403,6 +409,7 @@ def test_a_table_says_its_league_game_seed_matches_time_and_version(
     assert "2 of 5 matches stored: the league is not finished" in shown.stderr
 
 
+@pytest.mark.slow
 def test_with_league_is_refused_with_a_format_it_does_not_apply_to(mixed) -> None:
     for args in (["table", "--db", str(mixed[1])], ["run", str(mixed[0]), "--db", str(mixed[1])]):
         refused = arena(*args, "--format", "csv", "--with-league")
@@ -457,6 +464,7 @@ def slow_first_match_league(folder: Path, name: str = "ids") -> Path:
 SCHEDULED_IDS = {(i, r): 1 + i * 4 + r for i in range(5) for r in range(4)}
 
 
+@pytest.mark.slow
 def test_game_ids_follow_the_schedule_with_any_workers_and_any_resume(tmp_path: Path) -> None:
     path = slow_first_match_league(tmp_path)
     run_league(path, tmp_path / "one.db", workers=1)
@@ -469,6 +477,7 @@ def test_game_ids_follow_the_schedule_with_any_workers_and_any_resume(tmp_path: 
     assert [g["number"] for g in games] == [g["id"] for g in games] == list(range(1, 21))
 
 
+@pytest.mark.slow
 def test_a_second_league_takes_the_ids_after_the_firsts_whole_schedule(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -513,6 +522,7 @@ def _as_before_migration_4(db: Path, shift: int) -> None:
     con.close()
 
 
+@pytest.mark.slow
 def test_an_older_database_learns_its_schedule_and_keeps_its_game_ids(tmp_path: Path) -> None:
     path = write_builtin_league(tmp_path, ["a", "b", "c", "d", "e"], name="old")
     db = tmp_path / "old.db"

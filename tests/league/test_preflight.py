@@ -131,6 +131,7 @@ def _listed(error: str) -> list[str]:
     return re.findall(r"^- (\S+) \(", error, flags=re.MULTILINE)
 
 
+@pytest.mark.slow
 def test_a_league_with_bots_that_cannot_start_stops_before_playing_then_resumes_fixed(
     tmp_path,
 ) -> None:
@@ -167,6 +168,7 @@ def test_a_league_with_bots_that_cannot_start_stops_before_playing_then_resumes_
         _end_marked(str(tmp_path / "bots"))
 
 
+@pytest.mark.slow
 def test_allow_broken_plays_and_exits_with_the_start_failure_code(tmp_path) -> None:
     path = _league(tmp_path)
     db_path = tmp_path / "pre.db"
@@ -224,6 +226,7 @@ bot = "python bots/mine.py"
 """
 
 
+@pytest.mark.slow
 def test_a_resumed_league_checks_its_entrants_again(tmp_path, monkeypatch) -> None:
     """One match stored (the run stopped by a stopping rule that settles at once), then
     the bot breaks: the resumed run refuses before playing, naming it."""
@@ -253,6 +256,7 @@ def test_a_resumed_league_checks_its_entrants_again(tmp_path, monkeypatch) -> No
     assert marked_processes(str(bot)) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sandbox", ["on", "off"])
 def test_the_check_starts_entrants_together_and_ends_every_process(tmp_path, sandbox) -> None:
     """Four bots that never listen, startup_timeout 2 s: four at a time the check takes
@@ -378,6 +382,7 @@ bot = "python {SCRIPTED} --fault illegal"
 """
 
 
+@pytest.mark.slow
 def test_run_fail_on_fault_exits_non_zero_on_any_fault(tmp_path) -> None:
     path = tmp_path / "illegal.toml"
     path.write_text(FAULTY_LEAGUE)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 import arena.league.running.runner as runner_module
@@ -25,6 +26,7 @@ def _stored(db: Path) -> int:
         database.close()
 
 
+@pytest.mark.slow
 def test_a_full_disk_stops_the_run_and_the_resumed_run_completes(tmp_path, monkeypatch) -> None:
     league = builtin_league(tmp_path, 'rounds = 3\nschedule = "round-robin"')
     real_open = runner_module.open_db
@@ -66,6 +68,7 @@ def _table(output: str) -> str:
     return output[output.index("[") :]
 
 
+@pytest.mark.slow
 def test_a_read_only_database_is_one_error_line_and_is_left_as_it_was(
     tmp_path, monkeypatch
 ) -> None:
@@ -88,6 +91,7 @@ def test_a_read_only_database_is_one_error_line_and_is_left_as_it_was(
     assert _stored(tmp_path / "arena.db") == 1
 
 
+@pytest.mark.slow
 def test_a_worker_that_dies_is_one_error_line_and_the_resumed_run_completes(
     tmp_path, monkeypatch
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
@@ -17,6 +18,7 @@ RANDOM = f"python {ROOT / 'sample_bots' / 'random_bot.py'}"
 JS = f"node {ROOT / 'sample_bots' / 'js_bot' / 'bot.js'}"
 
 
+@pytest.mark.slow
 def test_play_trianon_with_external_bots(tmp_path, js_bot_installed) -> None:
     runner = CliRunner()
     result = runner.invoke(
@@ -41,6 +43,7 @@ def test_play_trianon_with_external_bots(tmp_path, js_bot_installed) -> None:
                 assert kinds.count("raise") + kinds.count("keep") == 1
 
 
+@pytest.mark.slow
 def test_a_trianon_league_with_three_seat_tables(tmp_path) -> None:
     league = tmp_path / "tri.toml"
     league.write_text(
@@ -123,6 +126,7 @@ def test_deal_declarer_reads_made_and_failed_from_n5() -> None:
     assert deal_declarer(record(passes, [150, 0, 35])) == (-1, None)  # N-6
 
 
+@pytest.mark.slow
 def test_trianon_replays_pass_the_independent_checker(tmp_path, js_bot_installed) -> None:
     """Done when: `arena play --game trianon` with three sample bots and the Trianon demo
     league complete, and an independent checker (written from docs/rules/trianon.md alone) accepts

@@ -12,10 +12,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
 from arena.games import get_game
+
+pytestmark = [pytest.mark.sandbox]
 
 ROOT = Path(__file__).resolve().parents[2]
 PROBE = ROOT / "tests" / "bot_scripts" / "hostile" / "timing_probe_bot.py"
@@ -110,6 +113,7 @@ def _balanced(hits: list[bool], labels: list[bool]) -> float:
     return sum(rates) / 2
 
 
+@pytest.mark.slow
 def test_a_timing_probe_cannot_tell_forced_moves_of_the_next_seats(tmp_path) -> None:
     replays, logs = tmp_path / "replays", tmp_path / "logs"
     result = CliRunner().invoke(

@@ -50,6 +50,7 @@ def test_the_command_refuses_a_budget_that_is_not_positive() -> None:
         assert exit_info.value.code == 2
 
 
+@pytest.mark.slow
 def test_arena_bench_strength_prints_each_margin_with_its_interval_and_think_time() -> None:
     from typer.testing import CliRunner
 

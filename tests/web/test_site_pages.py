@@ -31,6 +31,7 @@ def _client(db: Path, live_hands: bool = False) -> TestClient:
     return TestClient(make_app(db, live_hands))
 
 
+@pytest.mark.slow
 def test_every_page_of_the_site_renders(site_db) -> None:
     client = _client(site_db)
     db = open_existing(site_db)
@@ -130,6 +131,7 @@ def _deal_data(client: TestClient, deal: int) -> object | None:
     return _script_data(response.text) if response.status_code == 200 else None
 
 
+@pytest.mark.slow
 def test_no_page_about_a_game_in_progress_shows_a_hidden_card(tmp_path) -> None:
     """T-8.1: a spectator sees the cards played and exposed, never a hand. In the last
     rotation the game is watched as a spectator sees it; in an earlier one nothing of
@@ -172,6 +174,7 @@ def test_serve_and_report_refuse_what_cannot_work_saying_what_to_do(site_db, tmp
     assert (other / "mine.txt").read_text() == "keep me"
 
 
+@pytest.mark.slow
 def test_a_report_is_written_whole_and_an_old_one_replaced(site_db, tmp_path) -> None:
     out = tmp_path / "site"
     first = CliRunner().invoke(app, ["report", "--db", str(site_db), "--out", str(out)])

@@ -73,6 +73,7 @@ HANDSHAKE_FAULTS = {  # what the start-failure says, in parts
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fault", sorted(HANDSHAKE_FAULTS))
 def test_every_handshake_failure_is_a_start_failure_within_the_startup_timeout(
     tmp_path, fault
@@ -100,6 +101,7 @@ def _league_seat(spec: str, tmp_path: Path):
         return play_game(GAME, players, "handshake", SHORT, settings=RefereeSettings(max_faults=2))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fault", ["hello-hang", "hello-oversize"])
 def test_in_a_league_a_failed_handshake_costs_the_bot_its_game_not_the_game(
     tmp_path, fault
@@ -121,6 +123,7 @@ def _notified_game(transport: str, tmp_path: Path):
         return play_game(GAME, players, "notices", SHORT)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("transport", ["stream", "unary"])
 def test_a_bot_that_never_acknowledges_a_notice_cannot_hold_the_game(tmp_path, transport):
     """Notices have deadlines too (move_timeout each); they are not decisions, so a
