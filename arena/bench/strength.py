@@ -38,7 +38,7 @@ from arena.bots.builtin import RandomBot
 from arena.bots.local import SdkPlayer
 from arena.bots.sampler import SamplerPlayer
 from arena.games import get_game
-from arena.games.base import Action
+from arena.games.base import Action, SummaryKind
 from arena.league.standings.stats import Interval, mean_interval
 from arena.play.matches import MatchResult, play_match
 from arena.play.referee import Decision, GameStart
@@ -230,7 +230,9 @@ def measure_strength(
 
 
 def render_strength(rows: list[BotStrength], game: str, seed: str) -> str:
-    """The rows as `arena bench strength` prints them."""
+    """The rows as `arena bench strength` prints them (with declarations when the
+    game's table counts them, `SummaryKind.DECLARED`)."""
+    declares = get_game(game).deal_summary.kind is SummaryKind.DECLARED
     lines = []
     for row in rows:
         low, high = row.margin.low, row.margin.high
@@ -242,7 +244,7 @@ def render_strength(rows: list[BotStrength], game: str, seed: str) -> str:
             f"(slowest {row.max_think_ms:.0f} ms, {row.decisions} decisions), "
             f"{row.faults} faults"
         )
-        if row.deals and game == "trianon":
+        if row.deals and declares:
             line += f"; declarer in {row.declared} of {row.deals} deals, made {row.made}"
         lines.append(line)
     return "\n".join(lines)

@@ -42,16 +42,6 @@ MAX_GAMES = 4
 SEED_SEARCH = 200  # game seeds tried for a Trix first game that meets every kind
 OPPONENT = "builtin:first"  # always the first legal action: in Trianon, always "pass"
 
-# Why a kind can go unasked through no fault of the bot: (game, kind) -> the words.
-NOT_ASKED = {
-    ("trianon", "raise"): "never bid, so was never asked to raise: not a fault",
-    ("trix", "expose"): (
-        "never held a card it may expose (KH in King of Hearts, a queen in Queens): not a fault"
-    ),
-    ("trix", "pass"): "always had a card it could lay out in the Trix contract: not a fault",
-    ("trix", "contract"): "was never King: not a fault",
-}
-
 
 @dataclass(frozen=True)
 class Gap:
@@ -77,7 +67,8 @@ class CheckReport:
     fault_details: list[str] = field(default_factory=list)
     contracts_seen: set[str] = field(default_factory=set)
     kinds_seen: set[str] = field(default_factory=set)
-    contracts_needed: tuple[str, ...] = ()
+    contracts_needed: tuple[str, ...] = ()  # the game's labels, when every game plays all
+    label_noun: str = "contract"  # what the game calls them (`DealSummary.noun`)
     kinds_needed: tuple[str, ...] = ()
     bids: int = 0  # Trianon: bids the bot made itself (not fallbacks)
     start_error: str = ""
@@ -94,7 +85,9 @@ class CheckReport:
         """What was not met, each with the reason: the bot's faults when it had any,
         otherwise the situation the deals (or the bot's own legal choices) made."""
         missing = [k for k in self.kinds_needed if k not in self.kinds_seen]
-        missing += [f"contract {c}" for c in self.contracts_needed if c not in self.contracts_seen]
+        missing += [
+            f"{self.label_noun} {c}" for c in self.contracts_needed if c not in self.contracts_seen
+        ]
         gaps = []
         for what in missing:
             if self.faults:
@@ -105,7 +98,8 @@ class CheckReport:
                 )
                 gaps.append(Gap(what, why, True))
             else:
-                why = NOT_ASKED.get((self.game, what), "")
+                # why a kind can go unasked through no fault of the bot, in the game's words
+                why = get_game(self.game).unasked.get(what, "")
                 if not why or (what == "raise" and self.bids):
                     why = "the games never put it to the bot: not a fault"
                 gaps.append(Gap(what, why, False))
@@ -152,7 +146,7 @@ class CheckReport:
         gaps = self.gaps()
         missing_c = [c for c in self.contracts_needed if c not in self.contracts_seen]
         missing_k = [k for k in self.kinds_needed if k not in self.kinds_seen]
-        parts = [f"contracts {_listed(missing_c)}"] if self.contracts_needed else []
+        parts = [f"{self.label_noun}s {_listed(missing_c)}"] if self.contracts_needed else []
         parts.append(f"decision kinds {_listed(missing_k)}")
         out.append("coverage: " + "; ".join(parts))
         out += [f"  - {gap.what}: {gap.why}" for gap in gaps]
@@ -193,10 +187,12 @@ def check_bot(
     game = get_game(game_name)
     options = game.parse_options({})
     options_dict = game.options_dict(options)
+    summary = game.deal_summary
     report = CheckReport(
         spec,
         game=game.name,
-        contracts_needed=tuple(getattr(game, "contracts", ())),
+        contracts_needed=summary.labels if summary.every_game else (),
+        label_noun=summary.noun,
         kinds_needed=tuple(game.decision_kinds),
     )
     specs = [spec] + [OPPONENT] * (game.seats - 1)
@@ -221,7 +217,7 @@ def check_bot(
                     game, seated, game_seed, options, settings=RefereeSettings(ask_forced=True)
                 )
                 report.games += 1
-                _account(report, result.replay, seat)
+                _account(game, report, result.replay, seat)
                 for fault in result.faults:
                     if fault.seat == seat:
                         report.faults[fault.kind] += 1
@@ -244,42 +240,19 @@ def check_bot(
 
 def game_plan(game: Game, options: Any, seed: str) -> list[tuple[str, int]]:
     """The (game seed, bot seat) of each game the check may play, at most MAX_GAMES,
-    the bot's seat moving round the table. For Trix the first is the first seed and
-    seat whose deals put every kind of decision to the bot (`_meets_every_kind`)."""
+    the bot's seat moving round the table. When the game can tell (Trix), the first is
+    the first seed and seat whose deals put every kind of decision to the bot
+    (`Game.seat_asked_every_kind`)."""
     plan = [(f"{seed}-{i + 1}", i % game.seats) for i in range(MAX_GAMES)]
-    if game.name != "trix":
-        return plan
     for n in range(1, SEED_SEARCH + 1):
         game_seed = f"{seed}-{n}"
-        seat = _seat_meeting_every_kind(game, options, game_seed)
+        seat = game.seat_asked_every_kind(game_seed, options)
         if seat is not None:
             others = [s for s, _ in plan if s != game_seed][: MAX_GAMES - 1]
             return [(game_seed, seat)] + [
                 (s, (seat + i + 1) % game.seats) for i, s in enumerate(others)
             ]
     return plan
-
-
-def _seat_meeting_every_kind(game: Game, options: Any, game_seed: str) -> int | None:
-    """A seat that, whatever it plays, is asked every kind of decision in this game.
-
-    The game is played out with every seat taking the first legal action. A seat's
-    first decision in a deal another seat is King of comes after nothing but the
-    others' first-legal moves (the King's contract, exposures, leads), so it is the
-    same whatever the bot does: if those first decisions include an `expose` and a
-    `pass`, the bot meets them; `contract` it meets as King of its own kingdom, and
-    `play` in every deal."""
-    state = game.new_game(game_seed, options)
-    first: dict[tuple[int, int], str] = {}  # (deal index, seat) -> its first decision
-    while state.to_move >= 0:
-        first.setdefault((state.deal_index, state.to_move), state.kind)
-        game.apply_legal(state, state.legal[0])
-    kings = [record["king"] for record in game.deal_records(state)]
-    for seat in range(game.seats):
-        kinds = {kind for (deal, who), kind in first.items() if who == seat and kings[deal] != seat}
-        if {"expose", "pass"} <= kinds and seat in kings:
-            return seat
-    return None
 
 
 class _KindRecorder:
@@ -310,15 +283,17 @@ class _KindRecorder:
         self._player.end_game(seat, replay)
 
 
-def _account(report: CheckReport, replay: dict, seat: int) -> None:
-    """Count the contracts in which the bot itself played a card (not fallback moves),
-    and the bids it made itself."""
+def _account(game: Game, report: CheckReport, replay: dict, seat: int) -> None:
+    """Count the labels the check needs (Trix's contracts) of the deals in which the
+    bot itself played a card (not fallback moves), and the bids it made itself."""
     for deal in replay["deals"]:
-        contract = deal["events"][0].get("contract") if deal["events"] else None
+        label = game.deal_label(deal) if deal["events"] else None
+        if label not in report.contracts_needed:
+            label = None
         for event in deal["events"]:
             if event["seat"] != seat or "auto" in event:
                 continue
-            if event["type"] == "play" and contract:
-                report.contracts_seen.add(contract)
+            if event["type"] == "play" and label:
+                report.contracts_seen.add(label)
             elif event["type"] == "bid":
                 report.bids += 1

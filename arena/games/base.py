@@ -13,6 +13,8 @@ Engines are pure: no I/O, no clock, and no randomness but the seed they are give
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Protocol, TypeVar
 
 from arena.errors import IllegalAction
@@ -24,6 +26,36 @@ PUBLIC = -1
 """The seat `observe` is given for a spectator's view (T-8, N-8): what anyone watching
 the table sees, every seat's public record and no seat's hand, nor any legal actions
 (they would tell a hand). For watching a game still being played."""
+
+
+class SummaryKind(StrEnum):
+    """What a league table counts of an entrant's deals under each label."""
+
+    MEAN_SCORE = "mean-score"  # the mean deal score (Trix, per contract)
+    DECLARED = "declared"  # the deals it declared, made and failed (Trianon, per strain)
+
+
+@dataclass(frozen=True)
+class DealSummary:
+    """What a league table shows of each entrant's deals, declared by its game, so that
+    the tables, the store and the web pages know no game's contracts: every deal is
+    filed under one label (`Game.deal_label`), and the table shows, per label, what
+    `kind` counts. `noun` names a label ("contract", "strain": the heading of the
+    column and the prefix of its CSV columns); `labels` are every label the table has
+    a column for, in the game's order; `short` abbreviates a label in text tables (a
+    label it does not name is shown as it is). With `every_game`, every finished game
+    plays every label (Trix: each King plays all five contracts), so a bot checked by
+    `arena check-bot` must meet each of them."""
+
+    kind: SummaryKind
+    noun: str
+    labels: tuple[str, ...]
+    short: Mapping[str, str] = field(default_factory=dict)
+    every_game: bool = False
+
+    def abbreviation(self, label: str) -> str:
+        """`label` as a text table shows it."""
+        return self.short.get(label, label)
 
 
 class GameState(Protocol):
@@ -44,6 +76,8 @@ class Game(Protocol):
     name: str
     seats: int
     decision_kinds: tuple[str, ...]
+    deal_summary: DealSummary  # what a league table shows of the deals (`deal_label`)
+    unasked: Mapping[str, str]  # decision kind -> why a seat may go a whole game unasked
 
     def parse_options(self, raw: Mapping[str, Any]) -> Any:
         """Validate rule options (strings from a CLI, or TOML values) into the game's options."""
@@ -93,6 +127,16 @@ class Game(Protocol):
     def deal_declarer(self, record: Mapping[str, Any]) -> tuple[int, bool | None]:
         """The seat that declared a deal's contract and whether it was made ((-1, None)
         when the game has no declarer)."""
+
+    def deal_label(self, record: Mapping[str, Any]) -> str:
+        """The label a replay deal is counted under in league tables (`deal_summary`):
+        one of `deal_summary.labels`, or another word for a deal no column counts (a
+        Trianon round nobody bid)."""
+
+    def seat_asked_every_kind(self, seed: str, options: Any) -> int | None:
+        """A seat that, whatever it plays, is asked every decision kind in the game dealt
+        from `seed` when the other seats take the first legal action; None when no seat
+        is (or the game cannot tell). `arena check-bot` seats the bot there first."""
 
     def result(self, state: GameState) -> tuple[list[int], list[int]]:
         """Totals and ranks (1 is best) of a finished game."""

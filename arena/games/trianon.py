@@ -66,7 +66,15 @@ from arena.cards import (
     shuffled_order,
 )
 from arena.errors import CardError, ConfigError, IllegalAction
-from arena.games.base import PUBLIC, Action, Event, copy_slotted_state, replay_events
+from arena.games.base import (
+    PUBLIC,
+    Action,
+    DealSummary,
+    Event,
+    SummaryKind,
+    copy_slotted_state,
+    replay_events,
+)
 
 SEATS = 3
 TRICKS = 12  # N-4.4: all 12 tricks are played
@@ -781,13 +789,33 @@ def deal_declarer(record: Mapping[str, Any]) -> tuple[int, bool | None]:
     return declarer, all(score == 0 for score in defenders)
 
 
+def deal_label(record: Mapping[str, Any]) -> str:
+    """The strain a replay deal was played in ("H", "SS", "NT", ...), or "trianon" for
+    a round nobody bid (N-3.5): what a league table counts declarations under."""
+    return deal_contract(record).lstrip("0123456789")
+
+
+def seat_asked_every_kind(seed: str, options: TrianonOptions) -> int | None:
+    """None: a seat is asked to raise only as the declarer (N-3.4), after bidding
+    itself, which depends on what it plays, so no seat is sure to meet every kind."""
+    return None
+
+
+# What a league table shows: per strain, the contracts declared, made and failed.
+DEAL_SUMMARY = DealSummary(kind=SummaryKind.DECLARED, noun="strain", labels=STRAINS)
+
+# Why a seat may go a whole game without being asked a kind (for `arena check-bot`).
+UNASKED = {KIND_RAISE: "never bid, so was never asked to raise: not a fault"}
+
+
 class Trianon:
     """The Trianon game as the driver sees it (see `arena.games.base.Game`)."""
 
     name = "trianon"
     seats = SEATS
     decision_kinds = (KIND_BID, KIND_RAISE, KIND_PLAY)
-    strains = STRAINS
+    deal_summary = DEAL_SUMMARY
+    unasked = UNASKED
 
     parse_options = staticmethod(parse_options)
     options_dict = staticmethod(options_dict)
@@ -807,7 +835,9 @@ class Trianon:
     deal_record = staticmethod(deal_record)
     result = staticmethod(result)
     deal_contract = staticmethod(deal_contract)
+    deal_label = staticmethod(deal_label)
     deal_declarer = staticmethod(deal_declarer)
+    seat_asked_every_kind = staticmethod(seat_asked_every_kind)
 
 
 GAME = Trianon()

@@ -40,7 +40,15 @@ from arena.cards import (
     shuffled_order,
 )
 from arena.errors import CardError, ConfigError, IllegalAction
-from arena.games.base import PUBLIC, Action, Event, copy_slotted_state, replay_events
+from arena.games.base import (
+    PUBLIC,
+    Action,
+    DealSummary,
+    Event,
+    SummaryKind,
+    copy_slotted_state,
+    replay_events,
+)
 
 SEATS = 4
 DEALS_PER_KINGDOM = 5
@@ -894,13 +902,61 @@ def deal_record(state: TrixState, index: int) -> dict[str, Any]:
     return _record_dict(state.records[index])
 
 
+def deal_contract(record: Mapping[str, Any]) -> str:
+    """The contract of a replay deal record (its first event)."""
+    return record["events"][0]["contract"]
+
+
+def seat_asked_every_kind(seed: str, options: TrixOptions) -> int | None:
+    """A seat that, whatever it plays, is asked every kind of decision in this game.
+
+    The game is played out with every seat taking the first legal action. A seat's
+    first decision in a deal another seat is King of comes after nothing but the
+    others' first-legal moves (the King's contract, exposures, leads), so it is the
+    same whatever the bot does: if those first decisions include an `expose` and a
+    `pass`, the bot meets them; `contract` it meets as King of its own kingdom, and
+    `play` in every deal."""
+    state = new_game(seed, options)
+    first: dict[tuple[int, int], str] = {}  # (deal index, seat) -> its first decision
+    while state.to_move >= 0:
+        first.setdefault((state.deal_index, state.to_move), state.kind)
+        apply_legal(state, state.legal[0])
+    kings = [record["king"] for record in deal_records(state)]
+    for seat in range(SEATS):
+        kinds = {kind for (deal, who), kind in first.items() if who == seat and kings[deal] != seat}
+        if {KIND_EXPOSE, KIND_PASS} <= kinds and seat in kings:
+            return seat
+    return None
+
+
+# What a league table shows (T-2.5: every King plays all five contracts), and the text
+# table's abbreviations of the contracts.
+DEAL_SUMMARY = DealSummary(
+    kind=SummaryKind.MEAN_SCORE,
+    noun="contract",
+    labels=CONTRACTS,
+    short={"king-of-hearts": "KH", "diamonds": "D", "queens": "Q", "no-tricks": "NT", "trix": "T"},
+    every_game=True,
+)
+
+# Why a seat may go a whole game without being asked a kind (for `arena check-bot`).
+UNASKED = {
+    KIND_EXPOSE: (
+        "never held a card it may expose (KH in King of Hearts, a queen in Queens): not a fault"
+    ),
+    KIND_PASS: "always had a card it could lay out in the Trix contract: not a fault",
+    KIND_CONTRACT: "was never King: not a fault",
+}
+
+
 class Trix:
     """The Trix game as the driver sees it (see `arena.games.base.Game`)."""
 
     name = "trix"
     seats = SEATS
     decision_kinds = (KIND_CONTRACT, KIND_EXPOSE, KIND_PLAY, KIND_PASS)
-    contracts = CONTRACTS
+    deal_summary = DEAL_SUMMARY
+    unasked = UNASKED
 
     parse_options = staticmethod(parse_options)
     options_dict = staticmethod(options_dict)
@@ -919,11 +975,9 @@ class Trix:
     deal_records = staticmethod(deal_records)
     deal_record = staticmethod(deal_record)
     result = staticmethod(result)
-
-    @staticmethod
-    def deal_contract(record: Mapping[str, Any]) -> str:
-        """The contract of a replay deal record (its first event)."""
-        return record["events"][0]["contract"]
+    deal_contract = staticmethod(deal_contract)
+    deal_label = staticmethod(deal_contract)  # a deal is counted under its contract
+    seat_asked_every_kind = staticmethod(seat_asked_every_kind)
 
     @staticmethod
     def deal_declarer(record: Mapping[str, Any]) -> tuple[int, bool | None]:

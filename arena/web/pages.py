@@ -17,9 +17,10 @@ import sqlite_utils
 from arena.bots.confinement.cgroups import pid_alive
 from arena.errors import ArenaError, ConfigError
 from arena.games import get_game
+from arena.games.base import DealSummary
 from arena.league import store
 from arena.league.reports.faults import fault_rows
-from arena.league.reports.table import COLUMNS, SHORT, about_lines, cell, league_about, league_rows
+from arena.league.reports.table import COLUMNS, about_lines, cell, league_about, league_rows
 from arena.league.standings.crosstable import Pairing, crosstable, tied_groups
 from arena.league.store import site_reads
 from arena.play.replay_frames import game_outline
@@ -75,6 +76,7 @@ def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
     groups = tied_groups(order, pairs)
     colours = {entrant: colour(i) for i, entrant in enumerate(settings["entrants"])}
     about = league_about(db, league_id)
+    summary = get_game(game).deal_summary
     table = []
     for row, group in zip(rows, groups, strict=True):
         members = [i + 1 for i, g in enumerate(groups) if g == group]
@@ -85,7 +87,7 @@ def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
                 "group": group,
                 "place": place,
                 "colour": colours.get(row["name"], "#333"),
-                "cells": [_table_cell(key, row[key]) for key, _ in COLUMNS],
+                "cells": [_table_cell(key, row[key], summary) for key, _ in COLUMNS],
             }
         )
     return {
@@ -108,17 +110,17 @@ def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
     }
 
 
-def _table_cell(key: str, value: Any) -> dict[str, Any]:
+def _table_cell(key: str, value: Any, summary: DealSummary) -> dict[str, Any]:
     """A cell's text and the value the table sorts it by."""
     if key == "duplicate_margin_ci":
         sort = value[0] if value[0] is not None else ""
     elif key == "think_ms":
         sort = "" if value is None else value["wall"]
     elif key == "per_contract":
-        sort = cell(key, value)
+        sort = cell(key, value, summary)
     else:
         sort = value
-    return {"key": key, "text": cell(key, value), "sort": sort}
+    return {"key": key, "text": cell(key, value, summary), "sort": sort}
 
 
 def _cross_rows(order: Sequence[str], pairs: Mapping[tuple[str, str], Pairing]) -> list[Any]:
@@ -155,8 +157,9 @@ def _pair_cell(a: str, b: str, pairing: Pairing | None) -> dict[str, Any]:
 
 
 def entrant_page(db: sqlite_utils.Database, league: str, entrant: str) -> dict[str, Any]:
-    """One entrant: its row of the table, per contract (Trix) or strain (Trianon), its
-    margin against each opponent, faults and their rate, think time, and its games."""
+    """One entrant: its row of the table, per label of the game's `deal_summary` (Trix's
+    contracts, Trianon's strains), its margin against each opponent, faults and their
+    rate, think time, and its games."""
     league_id, league = _league(db, league)
     game, settings = store.league_record(db, league_id)
     if entrant not in settings["entrants"]:
@@ -182,6 +185,7 @@ def entrant_page(db: sqlite_utils.Database, league: str, entrant: str) -> dict[s
     games = site_reads.entrant_games(db, league_id, entrant)
     asked = sum(g["asked"] or 0 for g in games)
     faults = fault_rows(db, league_id, entrant)
+    summary = get_game(game).deal_summary
     return {
         "title": f"{entrant} in {league}",
         "league": league,
@@ -189,8 +193,9 @@ def entrant_page(db: sqlite_utils.Database, league: str, entrant: str) -> dict[s
         "entrant": entrant,
         "bot": shown_spec(site_reads.entrant_bots(db, league_id).get(entrant, "")),
         "row": row,
+        "summary": {"noun": summary.noun, "kind": str(summary.kind)},
         "per_contract": [
-            {"name": SHORT.get(name, name), "long": name, "value": value}
+            {"name": summary.abbreviation(name), "long": name, "value": value}
             for name, value in row["per_contract"].items()
         ],
         "opponents": opponents,

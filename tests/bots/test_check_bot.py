@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.bots.builtin import FirstBot, RandomBot
-from arena.bots.check import CheckReport, _seat_meeting_every_kind, check_bot, game_plan
+from arena.bots.check import CheckReport, check_bot, game_plan
 from arena.cli import app
 from arena.games import get_game
 from arena.play.referee import RefereeSettings, play_game
@@ -103,7 +103,7 @@ def test_the_trix_seat_chosen_meets_every_kind_whatever_the_bot_plays() -> None:
     chosen = 0
     for n in range(1, 13):
         game_seed = f"guarantee-{n}"
-        seat = _seat_meeting_every_kind(TRIX, OPTIONS, game_seed)
+        seat = TRIX.seat_asked_every_kind(game_seed, OPTIONS)
         if seat is None:
             continue
         chosen += 1
@@ -117,7 +117,7 @@ def test_the_trix_seat_chosen_meets_every_kind_whatever_the_bot_plays() -> None:
 def test_the_plan_starts_with_a_seed_and_seat_that_meet_every_kind() -> None:
     plan = game_plan(TRIX, OPTIONS, "check")
     first_seed, seat = plan[0]
-    assert _seat_meeting_every_kind(TRIX, OPTIONS, first_seed) == seat
+    assert TRIX.seat_asked_every_kind(first_seed, OPTIONS) == seat
     assert len(plan) == len({s for s, _ in plan}) <= 4
 
 

@@ -532,7 +532,7 @@ def test_table_json_keys_and_formats(tmp_path) -> None:
         )
         == rows
     )
-    assert render(rows, "markdown").startswith("| place |")
+    assert render(rows, "markdown", "trix").startswith("| place |")
     games = json.loads(
         runner.invoke(app, ["games", "--db", str(tmp_path / "t.db"), "--format", "json"]).output
     )

@@ -19,7 +19,8 @@ from typing import Any
 import sqlite_utils
 
 from arena import __version__
-from arena.games import GAMES, get_game
+from arena.games import get_game
+from arena.games.base import DealSummary, SummaryKind
 from arena.league import store
 from arena.league.definition.config import Ratings
 from arena.league.reports.formats import TableFormat, markdown_safe, text_safe
@@ -27,7 +28,6 @@ from arena.league.standings.ratings import MatchOutcome, Rater, rate_prefix
 from arena.league.standings.stats import Interval, margin_samples, mean_interval
 
 FORMATS = tuple(TableFormat)
-SHORT = {"king-of-hearts": "KH", "diamonds": "D", "queens": "Q", "no-tricks": "NT", "trix": "T"}
 
 
 def league_rows(
@@ -58,7 +58,12 @@ def league_rows(
         name: mean_interval(samples, 0.95)
         for name, samples in margin_samples(sorted(outcomes.values(), key=lambda m: m.idx)).items()
     }
-    per_contract = _per_strain(db, league_id) if game == "trianon" else _per_contract(db, league_id)
+    summary = get_game(game).deal_summary
+    per_contract = (
+        _per_declared(db, league_id)
+        if summary.kind is SummaryKind.DECLARED
+        else _per_mean_score(db, league_id)
+    )
     rows = []
     for name in entrants:
         mu, sigma = ratings[name]
@@ -127,16 +132,17 @@ def _rounded_ci(interval: Interval | None) -> list[float | None]:
     return [round(interval.low, 2), round(interval.high, 2)]
 
 
-def _per_contract(db: sqlite_utils.Database, league_id: int) -> dict[str, dict[str, Any]]:
-    """Trix: each entrant's mean deal score in each contract."""
+def _per_mean_score(db: sqlite_utils.Database, league_id: int) -> dict[str, dict[str, Any]]:
+    """SummaryKind.MEAN_SCORE (Trix): each entrant's mean deal score under each label."""
     out: dict[str, dict[str, Any]] = {}
     for row in store.contract_means(db, league_id):
         out.setdefault(row["entrant"], {})[row["contract"]] = round(row["mean"], 2)
     return out
 
 
-def _per_strain(db: sqlite_utils.Database, league_id: int) -> dict[str, dict[str, Any]]:
-    """Trianon: per strain, the contracts each entrant declared, made and failed."""
+def _per_declared(db: sqlite_utils.Database, league_id: int) -> dict[str, dict[str, Any]]:
+    """SummaryKind.DECLARED (Trianon): per label, the contracts each entrant declared,
+    made and failed."""
     out: dict[str, dict[str, Any]] = {}
     for row in store.strain_counts(db, league_id):
         out.setdefault(row["entrant"], {})[row["contract"]] = {
@@ -164,14 +170,16 @@ COLUMNS = (
 )
 
 
-def cell(key: str, value: Any) -> str:
+def cell(key: str, value: Any, summary: DealSummary) -> str:
+    """A row's value under `key` as a text or markdown table shows it (`summary`: what
+    the game's per-contract cell holds, `Game.deal_summary`)."""
     if key == "per_contract":
-        return " ".join(
-            f"{c} {v['declared']}/{v['made']}/{v['failed']}"
-            if isinstance(v, dict)
-            else f"{SHORT.get(c, c)} {v:+.1f}"
-            for c, v in value.items()
-        )
+        if summary.kind is SummaryKind.DECLARED:
+            return " ".join(
+                f"{summary.abbreviation(c)} {v['declared']}/{v['made']}/{v['failed']}"
+                for c, v in value.items()
+            )
+        return " ".join(f"{summary.abbreviation(c)} {v:+.1f}" for c, v in value.items())
     if key == "think_ms":
         if value is None:
             return "-"
@@ -185,56 +193,53 @@ def cell(key: str, value: Any) -> str:
     return str(value)
 
 
-def csv_columns(game: str) -> list[str]:
+DECLARED_COUNTS = ("declared", "made", "failed")  # a SummaryKind.DECLARED cell's figures
+
+
+def csv_columns(summary: DealSummary) -> list[str]:
     """The CSV table's header: every cell a scalar, the same columns for every league of
-    a game (docs/leagues.md lists them). The interval is two columns; per contract,
-    Trix has one column per contract (`contract_king-of-hearts`, ...: the mean deal
-    score), Trianon three per strain (`strain_H_declared`, `strain_H_made`,
+    a game (docs/leagues.md lists them). The interval is two columns; per contract, a
+    column per label of the game's `summary` named by its noun (Trix's
+    `contract_king-of-hearts`, ...: the mean deal score), or three per label when it
+    counts declarations (Trianon's `strain_H_declared`, `strain_H_made`,
     `strain_H_failed`)."""
     head = [key for key, _ in COLUMNS[: COLUMNS.index(("duplicate_margin_ci", "95% CI"))]]
     return [
         *head,
         "duplicate_margin_ci_low",
         "duplicate_margin_ci_high",
-        *_contract_columns(game),
+        *_summary_columns(summary),
         "faults",
         "think_wall_ms",
         "think_cpu_ms",
     ]
 
 
-def _contract_columns(game: str) -> list[str]:
-    engine = get_game(game) if game in GAMES else None
-    strains = getattr(engine, "strains", None)
-    if strains is not None:
-        return [f"strain_{s}_{what}" for s in strains for what in ("declared", "made", "failed")]
-    return [f"contract_{c}" for c in getattr(engine, "contracts", ())]
+def _summary_columns(summary: DealSummary) -> list[str]:
+    if summary.kind is SummaryKind.DECLARED:
+        return [
+            f"{summary.noun}_{label}_{what}" for label in summary.labels for what in DECLARED_COUNTS
+        ]
+    return [f"{summary.noun}_{label}" for label in summary.labels]
 
 
-def _csv_values(row: dict[str, Any], columns: Sequence[str]) -> list[Any]:
-    """One row's cells under `columns`: a contract the entrant never played is empty
-    (no mean), a strain it never declared counts 0."""
+def _csv_values(row: dict[str, Any], columns: Sequence[str], summary: DealSummary) -> list[Any]:
+    """One row's cells under `columns`: a label the entrant never played is empty (no
+    mean); one it never declared counts 0."""
     flat = {
         k: v for k, v in row.items() if k not in ("duplicate_margin_ci", "per_contract", "think_ms")
     }
     flat["duplicate_margin_ci_low"], flat["duplicate_margin_ci_high"] = row["duplicate_margin_ci"]
     think = row.get("think_ms") or {}
     flat["think_wall_ms"], flat["think_cpu_ms"] = think.get("wall"), think.get("cpu")
-    for contract, value in row["per_contract"].items():
-        if isinstance(value, dict):
-            flat.update({f"strain_{contract}_{k}": n for k, n in value.items()})
+    declared = summary.kind is SummaryKind.DECLARED
+    for label, value in row["per_contract"].items():
+        if declared:
+            flat.update({f"{summary.noun}_{label}_{k}": n for k, n in value.items()})
         else:
-            flat[f"contract_{contract}"] = value
-    return [flat.get(c, 0 if c.startswith("strain_") else None) for c in columns]
-
-
-def _infer_game(rows: Sequence[dict[str, Any]]) -> str:
-    """The game a table's rows are of, from their per-contract shape (for callers that
-    do not say): Trianon's figures are objects, Trix's numbers."""
-    for row in rows:
-        for value in row["per_contract"].values():
-            return "trianon" if isinstance(value, dict) else "trix"
-    return "trix"
+            flat[f"{summary.noun}_{label}"] = value
+    counted = set(_summary_columns(summary)) if declared else set()
+    return [flat.get(c, 0 if c in counted else None) for c in columns]
 
 
 def league_about(db: sqlite_utils.Database, league_id: int) -> dict[str, Any]:
@@ -296,14 +301,17 @@ def about_lines(about: dict[str, Any], markdown: bool = False) -> list[str]:
 def render(
     rows: Sequence[dict[str, Any]],
     fmt: TableFormat,
-    game: str | None = None,
+    game: str,
     about: dict[str, Any] | None = None,
     with_league: bool = False,
 ) -> str:
-    """The table in one of FORMATS. With `about` (`league_about`), text and markdown
-    begin with the lines saying what the table is; JSON is the list of rows, or with
-    `with_league` the object {"league": about, "rows": [...]}; CSV is the rows alone
-    (what a table is goes to stderr: docs/leagues.md says why)."""
+    """The table of a league of `game` (a registered game's name: its `deal_summary`
+    says what the per-contract cells hold) in one of FORMATS. With `about`
+    (`league_about`), text and markdown begin with the lines saying what the table is;
+    JSON is the list of rows, or with `with_league` the object {"league": about,
+    "rows": [...]}; CSV is the rows alone (what a table is goes to stderr:
+    docs/leagues.md says why)."""
+    summary = get_game(game).deal_summary
     if fmt == TableFormat.JSON:
         if with_league:
             return json.dumps({"league": about, "rows": list(rows)}, indent=1)
@@ -311,15 +319,15 @@ def render(
     if fmt == TableFormat.CSV:
         out = io.StringIO()
         writer = csv.writer(out)  # quotes a cell holding a comma, a quote or a newline
-        columns = csv_columns(game or _infer_game(rows))
+        columns = csv_columns(summary)
         writer.writerow(columns)
         for row in rows:
-            writer.writerow(_csv_values(row, columns))
+            writer.writerow(_csv_values(row, columns, summary))
         return out.getvalue().rstrip("\n")
     markdown = fmt == TableFormat.MARKDOWN
     safe = markdown_safe if markdown else text_safe
     header = [title for _, title in COLUMNS]
-    body = [[safe(cell(key, row[key])) for key, _ in COLUMNS] for row in rows]
+    body = [[safe(cell(key, row[key], summary)) for key, _ in COLUMNS] for row in rows]
     above = about_lines(about, markdown) if about is not None else []
     if markdown:
         lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]

@@ -386,10 +386,9 @@ def _think_columns(times: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def _deal_label(game: str, deal: dict[str, Any]) -> str:
-    """What a deal was played as: the Trix contract, or the Trianon strain ("H", "SS",
-    "NT", ...) or "trianon" for an all-pass round."""
-    label = get_game(game).deal_contract(deal)
-    return label.lstrip("0123456789") if game == "trianon" else label
+    """The label a table counts the deal under (`Game.deal_label`: the Trix contract,
+    the Trianon strain "H", "SS", "NT", ... or "trianon" for an all-pass round)."""
+    return get_game(game).deal_label(deal)
 
 
 def _declarer(game: str, deal: dict[str, Any]) -> tuple[int, bool | None]:

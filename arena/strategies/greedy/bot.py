@@ -28,26 +28,30 @@ class GreedyBot(Bot):
         legal = turn.legal
         if len(legal) == 1:
             return legal[0]
-        view = turn.view
-        if turn.game["game"] == "trianon":
-            return act_trianon(turn.kind, view, legal)
-        if turn.kind == "contract":
-            doubling = turn.game["options"].get("doubling", "true") != "false"
-            return choose_contract(view, legal, doubling)
-        if turn.kind == "expose":
-            return choose_exposure(view, legal)
-        if turn.kind != "play":
-            return legal[0]
-        cards = [parse_card(a["card"]) for a in legal]
-        if view["contract"] == TRIX:
-            card = play_trix_card(view, cards)
-        else:
-            card = play_trick_card(view, cards)
-        return legal[cards.index(card)]
+        return ACTS[turn.game["game"]](turn, legal)
 
 
-def act_trianon(kind: str, view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
+def act_trix(turn: Turn, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """A Trix decision: the King's contract, an exposure, or a card."""
+    view = turn.view
+    if turn.kind == "contract":
+        doubling = turn.game["options"].get("doubling", "true") != "false"
+        return choose_contract(view, legal, doubling)
+    if turn.kind == "expose":
+        return choose_exposure(view, legal)
+    if turn.kind != "play":
+        return legal[0]
+    cards = [parse_card(a["card"]) for a in legal]
+    if view["contract"] == TRIX:
+        card = play_trix_card(view, cards)
+    else:
+        card = play_trick_card(view, cards)
+    return legal[cards.index(card)]
+
+
+def act_trianon(turn: Turn, legal: list[dict[str, Any]]) -> dict[str, Any]:
     """A Trianon decision: a bid, the declarer's keep-or-raise, or a card."""
+    kind, view = turn.kind, turn.view
     if kind == "bid":
         return choose_bid(view, legal)
     if kind == "raise":
@@ -56,3 +60,7 @@ def act_trianon(kind: str, view: dict[str, Any], legal: list[dict[str, Any]]) ->
         return legal[0]
     cards = [parse_card(a["card"]) for a in legal]
     return legal[cards.index(play_trianon_card(view, cards))]
+
+
+# Each game's heuristics, by the game's registered name (`GreedyBot.games`).
+ACTS = {"trix": act_trix, "trianon": act_trianon}

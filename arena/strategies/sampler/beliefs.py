@@ -210,32 +210,43 @@ def view_from_dict(
     (card codes and names) and the turn's kind and legal actions: the same value the
     referee's `observe` made before the wire encoded it, so the in-process twin and
     the SDK bot decide from identical inputs. `options` is `turn.game["options"]`."""
+    return VIEWS_FROM_DICT[game](data, kind, legal, options)
+
+
+def _trix_view(data: dict[str, Any], kind: str, legal: list[dict[str, Any]], options: Any) -> Any:
+    """A Trix view from its SDK dict (`view_from_dict`)."""
     seat = data["seat"]
-    if game == "trix":
-        opts = trix.parse_options(options)
-        contract = trix.CONTRACTS.index(data["contract"]) if data["contract"] else -1
-        left = sum(1 << trix.CONTRACTS.index(c) for c in data["contracts_left"])
-        return trix.TrixView(
-            seat=seat,
-            deal=data["deal"],
-            king=data["king"],
-            first_king=data["first_king"],
-            contract=contract,
-            contracts_left=left,
-            hand=parse_cards(data["hand"]),
-            exposed=tuple(parse_cards(c) for c in data["exposed"]) or (0, 0, 0, 0),
-            events=tuple((e["seat"], trix.parse_event(e)) for e in data["events"]),
-            trick=tuple((t["seat"], parse_card(t["card"])) for t in data["trick"]),
-            tricks_won=tuple(data["tricks_won"]),
-            rows=parse_cards(data["rows"]),
-            finished=tuple(data["finished"]),
-            deal_scores=tuple(tuple(s) for s in data["deal_scores"]),
-            totals=tuple(data["totals"]),
-            to_move=seat,
-            kind=kind,
-            legal=tuple(trix.parse_event(a) for a in legal),
-            options=opts,
-        )
+    opts = trix.parse_options(options)
+    contract = trix.CONTRACTS.index(data["contract"]) if data["contract"] else -1
+    left = sum(1 << trix.CONTRACTS.index(c) for c in data["contracts_left"])
+    return trix.TrixView(
+        seat=seat,
+        deal=data["deal"],
+        king=data["king"],
+        first_king=data["first_king"],
+        contract=contract,
+        contracts_left=left,
+        hand=parse_cards(data["hand"]),
+        exposed=tuple(parse_cards(c) for c in data["exposed"]) or (0, 0, 0, 0),
+        events=tuple((e["seat"], trix.parse_event(e)) for e in data["events"]),
+        trick=tuple((t["seat"], parse_card(t["card"])) for t in data["trick"]),
+        tricks_won=tuple(data["tricks_won"]),
+        rows=parse_cards(data["rows"]),
+        finished=tuple(data["finished"]),
+        deal_scores=tuple(tuple(s) for s in data["deal_scores"]),
+        totals=tuple(data["totals"]),
+        to_move=seat,
+        kind=kind,
+        legal=tuple(trix.parse_event(a) for a in legal),
+        options=opts,
+    )
+
+
+def _trianon_view(
+    data: dict[str, Any], kind: str, legal: list[dict[str, Any]], options: Any
+) -> Any:
+    """A Trianon view from its SDK dict (`view_from_dict`)."""
+    seat = data["seat"]
     opts = trianon.parse_options(options)
     return trianon.TrianonView(
         seat=seat,
@@ -255,3 +266,7 @@ def view_from_dict(
         legal=tuple(trianon.parse_event(a) for a in legal),
         options=opts,
     )
+
+
+# Each game's view from its SDK dict, by the game's registered name.
+VIEWS_FROM_DICT = {trix.GAME.name: _trix_view, trianon.GAME.name: _trianon_view}

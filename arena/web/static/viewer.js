@@ -225,8 +225,11 @@
     drawDealEnd(f);
   }
 
+  /* The deal's heading, from the fields the game's view holds (the viewer knows no
+   * game's name): a view naming a King (Trix) says the contract and the King; any
+   * other says the dealer, the contract and its declarer, and the trump it has. */
   function contractText(table) {
-    if (state.outline.game === "trix") {
+    if (table.king !== undefined) {
       var contract = table.contract || "King " + seatName(table.king) + " is choosing";
       return "Deal " + table.deal + ": " + contract + " \u00b7 King: " + seatName(table.king);
     }
@@ -241,7 +244,7 @@
     var rows = $("rows");
     rows.textContent = "";
     var cards = table.rows || [];
-    rows.hidden = !(table.contract === "trix");
+    rows.hidden = !(table.contract === "trix"); // the Trix contract (T-6) lays cards out in rows
     "SHDC".split("").forEach(function (suit) {
       var row = el("div", "row");
       row.setAttribute("data-suit", suit);
