@@ -169,6 +169,7 @@ def test_the_interface_check_sees_a_missing_declaration() -> None:
 # ----------------------------------------------------------------- random games
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 @EXAMPLES
 @given(seed=SEEDS, rng_seed=st.integers(0, 2**32 - 1))
@@ -185,6 +186,7 @@ def test_random_games_reach_the_end_through_the_interface(
         game.apply(state, 0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_random_games_under_random_valid_options_reach_the_end(name: str) -> None:
     """Options drawn as in the options test below; those that parse, played to the end."""
