@@ -14,7 +14,7 @@ import json
 import shlex
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple, TypedDict
 
 import sqlite_utils
 
@@ -30,11 +30,51 @@ from arena.league.standings.stats import Interval, margin_samples, mean_interval
 FORMATS = tuple(TableFormat)
 
 
+class ThinkMs(TypedDict):
+    """Mean think time per decision asked, in ms (`cpu` None without a cgroup)."""
+
+    wall: float
+    cpu: float | None
+
+
+class TableRow(TypedDict):
+    """One entrant's row of a league table: the keys of `arena table --format json`
+    (docs/leagues.md, "Tables"), in their order."""
+
+    place: int
+    name: str
+    rating: float  # mu - 3 sigma
+    mu: float
+    sigma: float
+    matches: int
+    games: int
+    mean_score: float
+    duplicate_margin: float
+    duplicate_margin_ci: list[float | None]  # [low, high] at 95%, [null, null] until 2
+    per_contract: dict[str, Any]  # label -> mean score, or declared/made/failed counts
+    faults: int
+    think_ms: ThinkMs | None  # None for a bot inside the referee (never timed)
+
+
+class TableAbout(TypedDict):
+    """What a table is of: the key `league` of `arena table --format json --with-league`."""
+
+    name: str
+    game: str
+    seed: str | None
+    file: str | None
+    matches_stored: int
+    matches_scheduled: int | None
+    finished: bool | None
+    last_match_at: str | None
+    arena_version: str
+
+
 def league_rows(
     db: sqlite_utils.Database,
     league_id: int,
     outcomes: dict[int, MatchOutcome] | None = None,
-) -> list[dict[str, Any]]:
+) -> list[TableRow]:
     """One dict per entrant, best first, with the JSON keys of `arena table --format json`
     (`outcomes`: the league's, when the caller has loaded them already, with or without
     their deals)."""
@@ -64,7 +104,7 @@ def league_rows(
         if summary.kind is SummaryKind.DECLARED
         else _per_mean_score(db, league_id)
     )
-    rows = []
+    rows: list[dict[str, Any]] = []  # a TableRow but its place, until they are sorted
     for name in entrants:
         mu, sigma = ratings[name]
         stat = stats.get(name, {})
@@ -85,20 +125,20 @@ def league_rows(
             }
         )
     rows.sort(key=lambda r: (-r["rating"], -r["mu"], r["name"]))
-    return [{"place": i, **row} for i, row in enumerate(rows, start=1)]
+    return [TableRow(place=i, **row) for i, row in enumerate(rows, start=1)]
 
 
-def _think(stat: dict[str, Any]) -> dict[str, float | None] | None:
+def _think(stat: dict[str, Any]) -> ThinkMs | None:
     """Mean think time per decision asked, in ms: wall and the bot's own CPU (None
     without a cgroup); None for a bot inside the referee (it is never timed)."""
     asked = stat.get("asked")
     if not asked:
         return None
     cpu = stat.get("think_cpu_ms")
-    return {
-        "wall": round(stat["think_wall_ms"] / asked, 3),
-        "cpu": None if cpu is None else round(cpu / asked, 3),
-    }
+    return ThinkMs(
+        wall=round(stat["think_wall_ms"] / asked, 3),
+        cpu=None if cpu is None else round(cpu / asked, 3),
+    )
 
 
 def _stored_ratings(
@@ -153,20 +193,32 @@ def _per_declared(db: sqlite_utils.Database, league_id: int) -> dict[str, dict[s
     return out
 
 
+class Column(NamedTuple):
+    """A column of the text, markdown and web tables: the row's key and its title."""
+
+    key: str
+    title: str
+
+    @property
+    def numeric(self) -> bool:
+        """Right-aligned in a text table: every column but the name and per contract."""
+        return self.key not in ("name", "per_contract")
+
+
 COLUMNS = (
-    ("place", "place"),
-    ("name", "name"),
-    ("rating", "rating"),
-    ("mu", "mu"),
-    ("sigma", "sigma"),
-    ("matches", "matches"),
-    ("games", "games"),
-    ("mean_score", "score/game"),
-    ("duplicate_margin", "margin/game"),
-    ("duplicate_margin_ci", "95% CI"),
-    ("per_contract", "per contract"),
-    ("faults", "faults"),
-    ("think_ms", "think ms cpu/wall"),
+    Column("place", "place"),
+    Column("name", "name"),
+    Column("rating", "rating"),
+    Column("mu", "mu"),
+    Column("sigma", "sigma"),
+    Column("matches", "matches"),
+    Column("games", "games"),
+    Column("mean_score", "score/game"),
+    Column("duplicate_margin", "margin/game"),
+    Column("duplicate_margin_ci", "95% CI"),
+    Column("per_contract", "per contract"),
+    Column("faults", "faults"),
+    Column("think_ms", "think ms cpu/wall"),
 )
 
 
@@ -203,7 +255,7 @@ def csv_columns(summary: DealSummary) -> list[str]:
     `contract_king-of-hearts`, ...: the mean deal score), or three per label when it
     counts declarations (Trianon's `strain_H_declared`, `strain_H_made`,
     `strain_H_failed`)."""
-    head = [key for key, _ in COLUMNS[: COLUMNS.index(("duplicate_margin_ci", "95% CI"))]]
+    head = [c.key for c in COLUMNS[: [c.key for c in COLUMNS].index("duplicate_margin_ci")]]
     return [
         *head,
         "duplicate_margin_ci_low",
@@ -223,10 +275,10 @@ def _summary_columns(summary: DealSummary) -> list[str]:
     return [f"{summary.noun}_{label}" for label in summary.labels]
 
 
-def _csv_values(row: dict[str, Any], columns: Sequence[str], summary: DealSummary) -> list[Any]:
+def _csv_values(row: TableRow, columns: Sequence[str], summary: DealSummary) -> list[Any]:
     """One row's cells under `columns`: a label the entrant never played is empty (no
     mean); one it never declared counts 0."""
-    flat = {
+    flat: dict[str, Any] = {
         k: v for k, v in row.items() if k not in ("duplicate_margin_ci", "per_contract", "think_ms")
     }
     flat["duplicate_margin_ci_low"], flat["duplicate_margin_ci_high"] = row["duplicate_margin_ci"]
@@ -242,24 +294,24 @@ def _csv_values(row: dict[str, Any], columns: Sequence[str], summary: DealSummar
     return [flat.get(c, 0 if c in counted else None) for c in columns]
 
 
-def league_about(db: sqlite_utils.Database, league_id: int) -> dict[str, Any]:
+def league_about(db: sqlite_utils.Database, league_id: int) -> TableAbout:
     """What a table is of: the league, its game and seed, the matches stored of those
     scheduled, when the last was stored, and the arena that shows it. The key `league`
     of `arena table --format json --with-league` (docs/leagues.md, "Tables")."""
     facts = store.league_facts(db, league_id)
     stored, scheduled = facts["stored"], facts["scheduled"]
     last = facts["last_stored_at"]
-    return {
-        "name": facts["name"],
-        "game": facts["game"],
-        "seed": facts["settings"].get("seed"),
-        "file": facts["file"],
-        "matches_stored": stored,
-        "matches_scheduled": scheduled,
-        "finished": None if scheduled is None else stored >= scheduled,
-        "last_match_at": None if last is None else _when(last),
-        "arena_version": __version__,
-    }
+    return TableAbout(
+        name=facts["name"],
+        game=facts["game"],
+        seed=facts["settings"].get("seed"),
+        file=facts["file"],
+        matches_stored=stored,
+        matches_scheduled=scheduled,
+        finished=None if scheduled is None else stored >= scheduled,
+        last_match_at=None if last is None else _when(last),
+        arena_version=__version__,
+    )
 
 
 def _when(timestamp: float) -> str:
@@ -268,7 +320,7 @@ def _when(timestamp: float) -> str:
     return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-def about_lines(about: dict[str, Any], markdown: bool = False) -> list[str]:
+def about_lines(about: TableAbout, markdown: bool = False) -> list[str]:
     """The lines above a text or markdown table: which league, game, seed and arena,
     when its last match was stored, and whether it is finished (and how to resume it)."""
     safe = markdown_safe if markdown else text_safe
@@ -299,10 +351,10 @@ def about_lines(about: dict[str, Any], markdown: bool = False) -> list[str]:
 
 
 def render(
-    rows: Sequence[dict[str, Any]],
+    rows: Sequence[TableRow],
     fmt: TableFormat,
     game: str,
-    about: dict[str, Any] | None = None,
+    about: TableAbout | None = None,
     with_league: bool = False,
 ) -> str:
     """The table of a league of `game` (a registered game's name: its `deal_summary`
@@ -326,8 +378,8 @@ def render(
         return out.getvalue().rstrip("\n")
     markdown = fmt == TableFormat.MARKDOWN
     safe = markdown_safe if markdown else text_safe
-    header = [title for _, title in COLUMNS]
-    body = [[safe(cell(key, row[key], summary)) for key, _ in COLUMNS] for row in rows]
+    header = [c.title for c in COLUMNS]
+    body = [[safe(cell(c.key, row[c.key], summary)) for c in COLUMNS] for row in rows]
     above = about_lines(about, markdown) if about is not None else []
     if markdown:
         lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
@@ -336,12 +388,10 @@ def render(
     widths = [
         max(len(h), *(len(r[i]) for r in body)) if body else len(h) for i, h in enumerate(header)
     ]
-    numeric = {0, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12}
-
     def line(cells: Sequence[str]) -> str:
         return "  ".join(
-            c.rjust(w) if i in numeric else c.ljust(w)
-            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+            text.rjust(width) if column.numeric else text.ljust(width)
+            for column, text, width in zip(COLUMNS, cells, widths, strict=True)
         ).rstrip()
 
     table = "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in body])
