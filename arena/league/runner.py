@@ -146,7 +146,7 @@ Progress = Callable[[dict[str, Any]], None]
 
 def sandbox_notice(config: LeagueConfig) -> str | None:
     """One plain sentence when this league's bots will not be fully sandboxed
-    (ConfigError when the sandbox is wanted but this machine cannot give it)."""
+    (SandboxError when the sandbox is wanted but this machine cannot give it)."""
     if all(e.bot.startswith(("builtin:", "grpc:")) for e in config.entrants):
         return None
     notice = bot_sandbox_notice(

@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from arena.errors import ConfigError
+from arena.errors import ConfigError, SchemaError
 from arena.league.store import game_replay, league_id_by_name, open_existing, site_reads
 from arena.league.table import league_rows
 from arena.web.report import write_report
@@ -122,7 +122,7 @@ def _stored(db: Path) -> int:
     there a moment before its tables are, and a reader refuses it until they are)."""
     try:
         conn = open_existing(db)
-    except ConfigError:
+    except (ConfigError, SchemaError):
         return 0
     try:
         return conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
