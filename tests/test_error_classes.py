@@ -207,6 +207,30 @@ def test_a_bot_folder_closed_to_others_raises_sandbox_error(tmp_path) -> None:
     sandbox_module._check_readable(folder)  # open to others: nothing to say
 
 
+def test_a_sandboxed_bot_in_a_closed_folder_raises_sandbox_error_and_play_says_it(
+    tmp_path,
+) -> None:
+    """Provoked for real: a bot script in a folder only its owner may read, started in
+    the sandbox, where it would run as a user of its own."""
+    if sandbox_module.sandbox_problem() or not sandbox_module.per_bot_users():
+        pytest.fail("this test needs the sandbox with users of its own "
+                    "(`make sandbox-tools` installs bubblewrap)")  # fmt: skip
+    folder = tmp_path / "closed"
+    folder.mkdir(mode=0o700)
+    script = folder / "bot.py"
+    script.write_text((REPO / "sample_bots" / "random_bot.py").read_text())
+    bot = BotProcess([sys.executable, str(script)], tmp_path / "bot.log", sandbox=Sandbox())
+    try:
+        with pytest.raises(SandboxError, match="cannot be read by other users") as caught:
+            bot.start()
+        assert bot.process is None
+    finally:
+        bot.close()
+    args = ["play", f"python {script}", "builtin:random", "builtin:random", "builtin:random",
+            "--logs", str(tmp_path / "logs")]  # fmt: skip
+    _cli_says(args, caught.value)
+
+
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
     folder = tmp_path_factory.mktemp("forged")
