@@ -1,11 +1,10 @@
-"""A bot of known strength, as a script: the heuristic bot's move with probability P,
-else a random one.
+"""Deprecated name of sample_bots/mixed_bot.py, kept as an alias.
 
-    python sample_bots/ladder_bot.py --p 0.8 [--name NAME]
+    python sample_bots/ladder_bot.py --p 0.8 [--name NAME]     (still works)
 
-The bot is `arena.strategies.ladder` (`python -m arena.strategies.ladder --p 0.8` is
-the same bot), a part of the package because `arena bench rating` plays it in process;
-its docstring says how the random moves are drawn.
+League files in the wild name this script, so it stays: it serves the mixed bot
+(`arena.strategies.mixed`, through its old module name, which says once on stderr that
+the name is deprecated) and plays the same games for the same seed.
 """
 
 from arena.strategies.ladder import main

@@ -1,6 +1,6 @@
 """`arena bench rating`: how many games a statistic needs to order a ladder of known strength.
 
-The ladder is four in-process ladder bots (`arena.strategies.ladder`, the heuristic
+The ladder is four in-process mixed bots (`arena.strategies.mixed`, the heuristic
 move with probability p, p = 0.6, 0.7, 0.8, 0.9) at one table in seat-rotated matches,
 so the true order is known. Each league seed plays its own matches; every statistic is
 then read after every match of the same games, so they are compared on equal terms.
@@ -36,13 +36,13 @@ def play_ladder_league(
 ) -> list[MatchOutcome]:
     """One league of the ladder at one table: `matches` seat-rotated matches, seeded
     f"{seed}/{i}" as a league schedule seeds them."""
-    from arena.bots.ladder import ladder_player
+    from arena.bots.mixed import mixed_player
     from arena.games import get_game
     from arena.play.matches import play_match
 
     game = get_game(game_name)
     options = game.parse_options({})
-    players = [ladder_player(p) for p in rungs]
+    players = [mixed_player(p) for p in rungs]
     names = [player.name for player in players][: game.seats]
     outcomes = []
     for i in range(matches):

@@ -1,12 +1,13 @@
 """In-process bots for speed and tests, weakest to strongest: `builtin:first` (the
-fallback move), `builtin:random`, `builtin:greedy` (the heuristic bot) and
+fallback move), `builtin:random`, `builtin:mixed:P` (the heuristic move with
+probability P, else a random one), `builtin:greedy` (the heuristic bot) and
 `builtin:sampler[:MS]` (the search bot).
 
 They run inside the referee's process, take the same `Decision` every bot gets, and
 never see more than `Decision.view` (the seat's observation) and the legal actions.
-The greedy and sampler bots are twins of their external versions (`python -m
-arena.strategies.greedy`, `... sampler --budget-ms MS`): given the same game they make
-the same decisions, which tests check through the wire encoding.
+The mixed, greedy and sampler bots are twins of their external versions (`python -m
+arena.strategies.mixed --p P`, `... greedy`, `... sampler --budget-ms MS`): given the
+same game they make the same decisions, which tests check through the wire encoding.
 """
 
 from __future__ import annotations
@@ -76,6 +77,29 @@ def _greedy(arg: str) -> Player:
     return SdkPlayer(GreedyBot())
 
 
+def _mixed(arg: str) -> Player:
+    """The mixed bot (`arena.strategies.mixed`) in process: `builtin:mixed:P` plays the
+    heuristic move with probability P (0 to 1), as `python -m arena.strategies.mixed
+    --p P` does."""
+    from arena.bots.mixed import mixed_player
+
+    if not arg:
+        raise ConfigError(
+            "builtin:mixed needs P, the chance of the heuristic move (0 to 1): "
+            "e.g. builtin:mixed:0.8"
+        )
+    try:
+        p = float(arg)
+    except ValueError:
+        p = -1.0
+    if not 0.0 <= p <= 1.0:  # also NaN, which no comparison passes
+        raise ConfigError(
+            f"builtin:mixed:{arg}: P is the chance of the heuristic move, a number from "
+            "0 to 1, e.g. builtin:mixed:0.8"
+        )
+    return mixed_player(p)
+
+
 def _sampler(arg: str) -> Player:
     """The search bot (`arena.strategies.sampler`) in process: `builtin:sampler:MS`
     thinks MS milliseconds a decision (default 200), as `python -m
@@ -100,6 +124,7 @@ def _sampler(arg: str) -> Player:
 BUILTIN_BOTS: dict[str, tuple[Callable[[str], Player], bool]] = {
     "random": (_random, False),
     "first": (_first, False),
+    "mixed": (_mixed, True),  # takes its probability: builtin:mixed:0.8
     "greedy": (_greedy, False),
     "sampler": (_sampler, True),  # takes a budget: builtin:sampler:200
 }
@@ -115,7 +140,8 @@ def make_builtin(spec: str) -> Player:
         raise ConfigError(
             f"unknown built-in bot 'builtin:{spec}'; built-in bots are: "
             + ", ".join(f"builtin:{n}" for n in BUILTIN_BOTS)
-            + " (builtin:sampler:MS thinks MS milliseconds a decision)"
+            + " (builtin:mixed:P plays the heuristic move with probability P, "
+            "builtin:sampler:MS thinks MS milliseconds a decision)"
         )
     factory, takes_option = known
     if colon and not takes_option:

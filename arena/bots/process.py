@@ -35,7 +35,7 @@ from arena.bots.confinement.sandbox import (
     trusted_socket,
     wrap,
 )
-from arena.errors import ConfigError
+from arena.errors import ConfigError, SandboxError
 from arena.wire.loop import VARIABLE as LOOP_VARIABLE
 from arena.wire.protocol import ADDRESS_VARIABLE
 from arena.wire.runtime import VARIABLE as GRPC_VARIABLE
@@ -267,7 +267,7 @@ class BotProcess:
             )
         except OSError as err:
             command.close()
-            raise ConfigError(f"cannot make the bot's cgroup: {err}") from None
+            raise SandboxError(f"cannot make the bot's cgroup: {err}") from None
         if self.cgroup is not None:
             command.argv = self.cgroup.join_argv(command.argv)
         return command

@@ -21,7 +21,7 @@ from arena.bots.process import BotProcess, become_subreaper, command_argv
 from arena.bots.remote.handshake import BotStartError
 from arena.bots.remote.player import RemotePlayer
 from arena.bots.remote.settings import RemoteSettings
-from arena.errors import ConfigError
+from arena.errors import ConfigError, SandboxError
 from arena.play.referee import Player
 
 BUILTIN_PREFIX = "builtin:"
@@ -175,7 +175,7 @@ def start_together(
     for player in remote:
         try:
             player.launch()
-        except ConfigError as err:  # the command cannot be started at all
+        except (ConfigError, SandboxError) as err:  # the command cannot be started at all
             if not tolerate:
                 raise
             player.mark_start_failure(err)
@@ -185,7 +185,7 @@ def start_together(
             continue
         try:
             player.connect(game, options)
-        except (BotStartError, ConfigError) as err:
+        except (BotStartError, ConfigError, SandboxError) as err:
             if not tolerate:
                 raise
             player.mark_start_failure(err)

@@ -2,8 +2,9 @@
 opponents and baselines.
 
 - `arena.strategies.greedy`: the heuristic bot for Trix and Trianon (`GreedyBot`);
-- `arena.strategies.ladder`: a bot of known strength, the greedy move with probability
-  p, else a random one (`LadderBot`; `arena bench rating` plays it in process);
+- `arena.strategies.mixed`: a bot of known strength, the greedy move with probability
+  p, else a random one (`MixedBot`; `arena bench rating` plays it in process);
+  `arena.strategies.ladder` is its deprecated old name, an alias;
 - `arena.strategies.uniform`: a uniformly random legal move (`RandomBot`, the
   benchmarks' external bot);
 - `arena.strategies.sampler`: a search bot (`SamplerBot`): it samples the hidden hands

@@ -1,71 +1,25 @@
-"""A bot of known strength: the heuristic bot's move with probability P, else a random one.
+"""Deprecated name of the mixed bot (`arena.strategies.mixed`), kept as an alias.
 
-    python -m arena.strategies.ladder --p 0.8 [--name NAME]
-    python sample_bots/ladder_bot.py --p 0.8 [--name NAME]      (the same bot)
+    python -m arena.strategies.ladder --p 0.8 [--name NAME]     (still works)
 
-A ladder of these (say P = 0.6, 0.7, 0.8, 0.9) has a true order known in advance, so a
-league of them measures how fast a rating tells close bots apart (`arena bench rating`,
-which plays `LadderBot` in process through `arena.bots.ladder`).
-
-Every choice comes from the bot seed (GameInfo.seed), the seat and the decision's
-number (as the SDK's `turn.rng` does) and also from P. P is mixed in so that two rungs
-of the ladder do not draw the same random numbers when they hold the same seat in
-different rotations of a match: shared numbers would make the rungs' results move
-together and flatter the measurement. Everything stays a function of the game, so a
-league replays exactly.
-Plays Trix and Trianon (the heuristic bot plays both).
+League files in the wild name this module, so it stays: importing or running it says
+once on stderr that the name is deprecated, and it re-exports the mixed bot
+(`LadderBot` is `MixedBot`), which plays the same games for the same seed.
+docs/bots.md ("Renamed bots") lists the old names and the new.
 """
 
 from __future__ import annotations
 
-import argparse
-import hashlib
-import random
-from typing import Any
+import sys
 
-from arena.sdk import Bot, Turn, serve
-from arena.strategies.greedy import GreedyBot
+from arena.strategies.mixed import DEPRECATION, MixedBot, main
 
+LadderBot = MixedBot
+"""The bot's old name: the same class."""
 
-class LadderBot(Bot):
-    """Greedy with probability `p`, uniformly random over the legal actions otherwise."""
+__all__ = ["LadderBot", "MixedBot", "main"]
 
-    version = "1.0"
-    games = ("trix", "trianon")
-
-    def __init__(self, p: float, name: str | None = None) -> None:
-        if not 0.0 <= p <= 1.0:
-            raise ValueError(f"p must be a probability (0 to 1), not {p}")
-        self.p = p
-        self.name = name or f"ladder-{p:g}"
-        self.greedy = GreedyBot()
-
-    def random_choice(self, seed: str, seat: int, decision_id: int, legal: int) -> int | None:
-        """The index of the random move to play, or None for the heuristic move: a pure
-        function of the bot seed, the seat, the decision's number and p."""
-        text = f"ladder/{self.p!r}/{seed}/{seat}/{decision_id}".encode()
-        rng = random.Random(int.from_bytes(hashlib.sha256(text).digest(), "big"))
-        coin, pick = rng.random(), rng.random()
-        return None if coin < self.p else int(pick * legal)
-
-    def act(self, turn: Turn) -> Any:
-        info = turn.request.game
-        index = self.random_choice(info.seed, info.seat, turn.decision_id, len(turn.request.legal))
-        return self.greedy.act(turn) if index is None else index
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Serve a `LadderBot` from the command line's `--p` and `--name`."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--p", type=float, required=True, help="chance of the heuristic move")
-    parser.add_argument("--name", default=None, help="the bot's name (default ladder-P)")
-    args = parser.parse_args(argv)
-    try:
-        bot = LadderBot(args.p, args.name)
-    except ValueError as err:
-        parser.error(str(err))
-    serve(bot)
-
+print(DEPRECATION, file=sys.stderr)
 
 if __name__ == "__main__":
     main()

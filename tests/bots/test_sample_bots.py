@@ -86,7 +86,7 @@ def test_the_package_never_reaches_into_sample_bots() -> None:
 def test_the_strategies_import_nothing_of_the_rules_engine() -> None:
     """They play from what the SDK decodes, as external bots do."""
     code = (
-        "import sys, arena.strategies.greedy, arena.strategies.ladder, arena.strategies.uniform; "
+        "import sys, arena.strategies.greedy, arena.strategies.mixed, arena.strategies.uniform; "
         "print(sorted(m for m in sys.modules if m.startswith('arena.')))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

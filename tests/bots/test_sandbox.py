@@ -27,7 +27,7 @@ from arena.bots.confinement.sandbox import (
     wrap,
 )
 from arena.bots.process import BotProcess, command_argv
-from arena.errors import ConfigError
+from arena.errors import ConfigError, SandboxError
 from arena.league.definition.config import load_league
 from tests.support.bot_processes import bot_processes, bot_processes_left
 
@@ -117,7 +117,7 @@ def test_a_league_without_a_sandbox_is_refused_unless_it_opts_out(tmp_path, monk
     text = text.replace('"python ../', f'"python {REPO}/').replace('"node ../', f'"node {REPO}/')
     league.write_text(text)
     monkeypatch.setattr(sandbox_module, "sandbox_problem", lambda: "bwrap is missing")
-    with pytest.raises(ConfigError, match='sandbox = "off"') as err:
+    with pytest.raises(SandboxError, match='sandbox = "off"') as err:
         runner.sandbox_notice(load_league(league))
     assert "bwrap is missing" in str(err.value) and str(league) in str(err.value)
     league.write_text(text.replace("[limits]", '[limits]\nsandbox = "off"'))

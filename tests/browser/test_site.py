@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.errors import ConfigError
+from arena.errors import ConfigError, SchemaError
 from arena.league.reports.table import league_rows
 from arena.league.store import game_replay, league_id_by_name, open_existing, site_reads
 from arena.web.report import write_report
@@ -126,7 +126,7 @@ def _stored(db: Path) -> int:
     there a moment before its tables are, and a reader refuses it until they are)."""
     try:
         conn = open_existing(db)
-    except ConfigError:
+    except (ConfigError, SchemaError):
         return 0
     try:
         return conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0]

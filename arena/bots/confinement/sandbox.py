@@ -50,7 +50,7 @@ from pathlib import Path
 import arena
 from arena.bots.confinement.cgroups import cgroup_problem
 from arena.bots.confinement.seccomp import data_fd, filter_fd, seccomp_problem
-from arena.errors import ConfigError
+from arena.errors import ConfigError, SandboxError
 
 MB = 1 << 20
 SLOT_UID_BASE = 1_500_000  # far above any login or system user
@@ -241,7 +241,7 @@ def sandbox_problem() -> str | None:
 
 def sandbox_notice(enabled: bool, opt_out: str) -> str | None:
     """What to tell the user, once, before started bots run: a sentence when they run
-    without the sandbox or without users of their own, else None. ConfigError when the
+    without the sandbox or without users of their own, else None. SandboxError when the
     sandbox is wanted and this machine cannot give it; `opt_out` says how to go
     without (e.g. 'pass --sandbox off')."""
     if not enabled:
@@ -252,7 +252,7 @@ def sandbox_notice(enabled: bool, opt_out: str) -> str | None:
         return f"{off}; and {cgroup_notice()}" if cgroup_problem() else off
     problem = sandbox_problem()
     if problem:
-        raise ConfigError(
+        raise SandboxError(
             f"cannot sandbox the bots: {problem}. Install bubblewrap, or {opt_out} to run "
             "bots you trust with resource limits only"
         )
@@ -632,9 +632,9 @@ def wrap(
 
 def _check_readable(folder: Path) -> None:
     """A sandboxed bot runs as a user of its own, so its folder must be open to others
-    (ConfigError saying what to change, rather than a bot that cannot read itself)."""
+    (SandboxError saying what to change, rather than a bot that cannot read itself)."""
     if folder.stat().st_mode & 0o005 != 0o005:
-        raise ConfigError(
+        raise SandboxError(
             f"the bot's folder {folder} cannot be read by other users, and a sandboxed bot "
             f"runs as a user of its own: `chmod o+rx {folder}` (and o+r on its files), "
             "or run without the sandbox"

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from arena.bots.spec import slug
-from arena.errors import ConfigError
+from arena.errors import ConfigError, LeagueLocked
 
 
 def lock_path(db_path: Path, league: str) -> Path:
@@ -27,7 +27,8 @@ def lock_path(db_path: Path, league: str) -> Path:
 
 @contextlib.contextmanager
 def league_lock(db_path: Path, league: str) -> Iterator[None]:
-    """Hold the league's lock; ConfigError naming the process that holds it otherwise."""
+    """Hold the league's lock; LeagueLocked naming the process that holds it otherwise
+    (ConfigError when the lock file cannot be made next to the database)."""
     path = lock_path(db_path, league)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -40,7 +41,7 @@ def league_lock(db_path: Path, league: str) -> Iterator[None]:
         except BlockingIOError:
             holder = os.pread(handle, 200, 0).decode(errors="replace").split()
             pid, since = (holder + ["?", "?"])[:2]
-            raise ConfigError(
+            raise LeagueLocked(
                 f"league {league!r} is being run by process {pid} since {since} (lock "
                 f"{path}); wait for it to end, or stop it, before running the league again"
             ) from None

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from arena.bots.remote.handshake import BotStartError
 from arena.bots.spec import BUILTIN_PREFIX, seat_log_path, slug
-from arena.errors import ConfigError
+from arena.errors import ConfigError, SandboxError
 from arena.league.definition.config import Entrant, LeagueConfig
 from arena.league.workers.worker import league_players
 from arena.wire.loop import thread_loop
@@ -141,7 +141,7 @@ def check_entrant(
     try:
         with league_players(config, [entrant.bot], log_dir, db_path=db_path, log_prefix=prefix):
             pass
-    except (BotStartError, ConfigError) as err:
+    except (BotStartError, ConfigError, SandboxError) as err:
         problem = str(err) or type(err).__name__
     finally:
         thread_loop().close()

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arena.errors import ArenaError, ConfigError
+from arena.errors import ConfigError, ForgedResult
 from arena.games.base import Game
 from arena.league.definition.config import LeagueConfig
 from arena.league.definition.records import PlayedGame, PlayedMatch
@@ -28,10 +28,6 @@ from arena.play.faults import FaultKind
 from arena.play.matches import seatings
 from arena.play.replays import REPLAY_FORMAT
 from arena.play.seat_view import replay_steps
-
-
-class ForgedResult(ArenaError):
-    """A returned match that is not the game the engine plays from its seed."""
 
 
 def check_played_match(config: LeagueConfig, match: ScheduledMatch, played: PlayedMatch) -> None:
@@ -64,7 +60,7 @@ def check_played_match(config: LeagueConfig, match: ScheduledMatch, played: Play
                 seated=seated,
                 record=record,
             )
-        except (ConfigError, KeyError, TypeError, ValueError, IndexError) as err:
+        except (ForgedResult, ConfigError, KeyError, TypeError, ValueError, IndexError) as err:
             raise ForgedResult(f"game {rotation + 1} of the match: {err}") from None
 
 
@@ -80,7 +76,7 @@ def _check_game(
 ) -> None:
     replay = record.replay
     if record.rotation != rotation or tuple(record.players) != seated:
-        raise ConfigError(f"it is not rotation {rotation} seated {list(seated)}")
+        raise ForgedResult(f"it is not rotation {rotation} seated {list(seated)}")
     expected = {
         "format": REPLAY_FORMAT,
         "game": game.name,
@@ -90,27 +86,27 @@ def _check_game(
     }
     for key, value in expected.items():
         if replay.get(key) != value:
-            raise ConfigError(f"its replay's {key} is {replay.get(key)!r}, not {value!r}")
+            raise ForgedResult(f"its replay's {key} is {replay.get(key)!r}, not {value!r}")
     state = None
     decisions = 0
     for step in replay_steps(game, replay, parsed_options):
         state = step[0]  # the engine's state, moving on: after the loop, the game's end
         decisions += 1  # replay_steps refuses an event that is not legal where it stands
     if state is None:
-        raise ConfigError("its replay holds no decision")
+        raise ForgedResult("its replay holds no decision")
     if decisions != record.decisions:
-        raise ConfigError(f"it says {record.decisions} decisions, the replay holds {decisions}")
+        raise ForgedResult(f"it says {record.decisions} decisions, the replay holds {decisions}")
     deals = game.deal_records(state)
     given = replay["deals"]
     if len(given) != len(deals):
-        raise ConfigError(f"its replay has {len(given)} deals, the game has {len(deals)}")
+        raise ForgedResult(f"its replay has {len(given)} deals, the game has {len(deals)}")
     for number, (mine, theirs) in enumerate(zip(deals, given, strict=True), start=1):
         if _without_marks(theirs) != mine:
             differs = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
-            raise ConfigError(f"deal {number} differs from the engine's in {', '.join(differs)}")
+            raise ForgedResult(f"deal {number} differs from the engine's in {', '.join(differs)}")
     totals, ranks = game.result(state)
     if list(replay["totals"]) != list(totals) or list(replay["ranks"]) != list(ranks):
-        raise ConfigError(
+        raise ForgedResult(
             f"its totals {replay['totals']} and ranks {replay['ranks']} are not the "
             f"engine's {totals} and {ranks}"
         )
@@ -132,7 +128,7 @@ def _check_faults(replay: Mapping[str, Any], seats: int, deals: int) -> None:
     for fault in replay["faults"]:
         seat, deal, kind = fault["seat"], fault["deal"], fault["kind"]
         if kind not in kinds or not (0 <= seat < seats) or not (1 <= deal <= deals):
-            raise ConfigError(f"its fault {dict(fault)} is not one the referee records")
+            raise ForgedResult(f"its fault {dict(fault)} is not one the referee records")
         event = fault.get("event")
         if isinstance(event, int) and event >= 0:
             events = records[deal - 1]["events"]
@@ -141,4 +137,4 @@ def _check_faults(replay: Mapping[str, Any], seats: int, deals: int) -> None:
                 or "auto" not in events[event]
                 or (events[event].get("seat") != seat)
             ):
-                raise ConfigError(f"its fault {dict(fault)} marks no fallback move of seat {seat}")
+                raise ForgedResult(f"its fault {dict(fault)} marks no fallback move of seat {seat}")

@@ -98,7 +98,7 @@ def default_db_path(config: LeagueConfig) -> Path:
 
 def sandbox_notice(config: LeagueConfig) -> str | None:
     """One plain sentence when this league's bots will not be fully sandboxed
-    (ConfigError when the sandbox is wanted but this machine cannot give it)."""
+    (SandboxError when the sandbox is wanted but this machine cannot give it)."""
     if all(e.bot.startswith(("builtin:", "grpc:")) for e in config.entrants):
         return None
     opt_out = f'put sandbox = "off" under [limits] in {config.path}'

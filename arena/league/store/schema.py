@@ -19,7 +19,7 @@ from typing import Any
 import sqlite_utils
 
 from arena import __version__
-from arena.errors import ConfigError
+from arena.errors import ConfigError, SchemaError
 from arena.games import get_game
 from arena.league.definition.schedule import Step, build_schedule
 from arena.play.matches import seatings
@@ -300,7 +300,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
 def open_db(path: str | Path, migrated: bool = True) -> sqlite_utils.Database:
     """Open (creating if needed) a league database to write to, in WAL mode, migrated
     to the latest schema (unless `migrated` is False); a database of a newer schema than
-    this arena knows is refused."""
+    this arena knows, or a file that is not a league database, is refused (SchemaError)."""
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -320,11 +320,11 @@ def open_db(path: str | Path, migrated: bool = True) -> sqlite_utils.Database:
             migrate(db)
     except sqlite3.DatabaseError as err:
         db.close()
-        raise ConfigError(
+        raise SchemaError(
             f"{path} is not a league database ({err}): give --db the arena.db that "
             "`arena run` wrote, or a path where none exists yet"
         ) from None
-    except ConfigError:
+    except (ConfigError, SchemaError):
         db.close()
         raise
     return db
@@ -353,7 +353,8 @@ def open_existing(path: str | Path) -> sqlite_utils.Database:
     """A league database that must exist already, opened read-only for the commands
     that only read one (`table`, `compare`, `games`, `faults`, `replay`): they never
     write to it or migrate it. ConfigError says where `arena run` keeps its database
-    when there is none here, and what to do about a schema of another version."""
+    when there is none here; SchemaError what to do about a file that is not a league
+    database or of a schema of another version."""
     path = Path(path)
     if not path.exists():
         raise ConfigError(missing_db_message(path))
@@ -365,14 +366,14 @@ def open_existing(path: str | Path) -> sqlite_utils.Database:
         _check_version(db, path, tables)
         version = _version(db)
     except sqlite3.DatabaseError as err:
-        raise ConfigError(
+        raise SchemaError(
             f"{path} is not a league database ({err}): give --db the arena.db that "
             "`arena run` wrote"
         ) from None
     latest = MIGRATIONS[-1][0]
     if version < latest:
         db.close()
-        raise ConfigError(
+        raise SchemaError(
             f"{path} is a league database of schema version {version}, older than this "
             f"arena's ({latest}); reading commands do not change a database: `arena upgrade "
             f"--db {path}` (or `arena run` of one of its leagues) upgrades it in place"
@@ -385,12 +386,12 @@ def _version(db: sqlite_utils.Database) -> int:
 
 
 def _check_version(db: sqlite_utils.Database, path: Path, tables: list[str]) -> None:
-    """ConfigError unless `db` is a league database this arena can read: someone else's
+    """SchemaError unless `db` is a league database this arena can read: someone else's
     database (tables but no schema_migrations) or a newer schema is refused before it
     is touched."""
     if "schema_migrations" not in tables:
         db.close()
-        raise ConfigError(
+        raise SchemaError(
             f"{path} is a SQLite database but not a league database (it has tables "
             f"{', '.join(sorted(tables)[:5]) or 'none'} and no schema_migrations): give "
             "--db the arena.db that `arena run` wrote, or a path where none exists yet"
@@ -398,7 +399,7 @@ def _check_version(db: sqlite_utils.Database, path: Path, tables: list[str]) -> 
     version, latest = _version(db), MIGRATIONS[-1][0]
     if version > latest:
         db.close()
-        raise ConfigError(
+        raise SchemaError(
             f"{path} is a league database of schema version {version}, newer than this "
             f"arena knows (version {latest}, arena {__version__}): use the newer arena that "
             "wrote it"

@@ -13,8 +13,8 @@ under a millisecond.
 - `bot.py`: `GreedyBot`, which hands each decision to them by game and kind.
 
 `python -m arena.strategies.greedy` serves it as an external bot (as
-`sample_bots/greedy_bot.py` does); `arena.strategies.ladder` and the in-process ladder
-of `arena bench rating` play its moves.
+`sample_bots/greedy_bot.py` does); `arena.strategies.mixed` and the in-process mixed
+bots of `arena bench rating` play its moves.
 """
 
 from arena.strategies.greedy.bot import GreedyBot

@@ -1,5 +1,5 @@
-"""The ladder bot (arena.strategies.ladder, served by sample_bots/ladder_bot.py) and its
-in-process twin for benchmarks."""
+"""The mixed bot (arena.strategies.mixed, served by sample_bots/mixed_bot.py) and its
+in-process twin for benchmarks (its old names, aliases: tests/strategies/test_mixed_aliases.py)."""
 
 from __future__ import annotations
 
@@ -11,16 +11,16 @@ import pytest
 
 from arena.bots.builtin import FirstBot
 from arena.bots.check import check_bot
-from arena.bots.ladder import ladder_player
 from arena.bots.local import SdkPlayer
+from arena.bots.mixed import mixed_player
 from arena.games import get_game
 from arena.play.referee import play_game
 from arena.strategies.greedy import GreedyBot
-from arena.strategies.ladder import LadderBot
+from arena.strategies.mixed import MixedBot
 from tests.independent.trianon_checker import check_replay as check_trianon_replay
 
-ROOT = Path(__file__).resolve().parent.parent
-LADDER = ROOT / "sample_bots" / "ladder_bot.py"
+ROOT = Path(__file__).resolve().parents[2]
+MIXED = ROOT / "sample_bots" / "mixed_bot.py"
 RUNGS = (0.6, 0.7, 0.8, 0.9)
 
 
@@ -36,28 +36,28 @@ def _replay(game_name: str, players, seed: str) -> dict:
 @pytest.mark.parametrize("game_name", ["trix", "trianon"])
 def test_in_process_twin_decides_as_the_bot_does_through_the_wire(game_name) -> None:
     # The twin skips the wire; the SdkPlayer hands the bot's own code real request bytes.
-    twin = [ladder_player(p) for p in RUNGS]
-    wired = [SdkPlayer(LadderBot(p)) for p in RUNGS]
+    twin = [mixed_player(p) for p in RUNGS]
+    wired = [SdkPlayer(MixedBot(p)) for p in RUNGS]
     a = _replay(game_name, twin, "ladder-twin")
     b = _replay(game_name, wired, "ladder-twin")
     assert a["deals"] == b["deals"] and a["totals"] == b["totals"]
 
 
 def test_same_seed_replays_and_p_changes_the_play() -> None:
-    first = _replay("trianon", [ladder_player(0.5) for _ in range(3)], "ladder-seed")
-    again = _replay("trianon", [ladder_player(0.5) for _ in range(3)], "ladder-seed")
-    other = _replay("trianon", [ladder_player(0.1) for _ in range(3)], "ladder-seed")
+    first = _replay("trianon", [mixed_player(0.5) for _ in range(3)], "ladder-seed")
+    again = _replay("trianon", [mixed_player(0.5) for _ in range(3)], "ladder-seed")
+    other = _replay("trianon", [mixed_player(0.1) for _ in range(3)], "ladder-seed")
     assert first["deals"] == again["deals"]
     assert first["deals"] != other["deals"]
 
 
 def test_p_one_is_the_heuristic_bot_and_p_zero_never_asks_it() -> None:
-    assert type(LadderBot(1.0).greedy) is GreedyBot
+    assert type(MixedBot(1.0).greedy) is GreedyBot
     greedy = [SdkPlayer(GreedyBot()) for _ in range(3)]
-    ladder = [ladder_player(1.0) for _ in range(3)]
+    ladder = [mixed_player(1.0) for _ in range(3)]
     assert _replay("trianon", ladder, "p1")["deals"] == _replay("trianon", greedy, "p1")["deals"]
 
-    never = [ladder_player(0.0) for _ in range(3)]
+    never = [mixed_player(0.0) for _ in range(3)]
     asked = []  # recorded here: an error raised inside a bot's act becomes a fault
     for player in never:
         player.bot.greedy.act = lambda turn: asked.append(turn.kind) or turn.legal[0]
@@ -72,11 +72,11 @@ def test_p_one_is_the_heuristic_bot_and_p_zero_never_asks_it() -> None:
 
 class _RandomPicks(FirstBot):
     """Plays, at its n-th decision, legal[random_choice(bot seed, seat, n, len(legal))]:
-    what the ladder bot plays when its coin says random (TypeError, a fault, if not)."""
+    what the mixed bot plays when its coin says random (TypeError, a fault, if not)."""
 
     def __init__(self, p: float) -> None:
         super().__init__()
-        self.rung = LadderBot(p)
+        self.rung = MixedBot(p)
 
     def start_game(self, start) -> None:
         self.seat, self.seed, self.decisions = start.seat, start.seed, 0
@@ -88,17 +88,17 @@ class _RandomPicks(FirstBot):
 
 
 def test_random_choice_follows_p_over_many_decisions() -> None:
-    bot = LadderBot(0.7)
+    bot = MixedBot(0.7)
     heuristic = sum(bot.random_choice("s", 1, i, 5) is None for i in range(1, 2001))
     assert 0.65 < heuristic / 2000 < 0.75  # binomial sd 0.01: five sd either side
     # and exactly, for these fixed inputs: the choices are a pure function of seed, seat,
-    # decision and p, so stored ladder leagues replay only while this count stays put.
+    # decision and p, so stored leagues of it replay only while this count stays put.
     assert heuristic == 1360
     picks = {bot.random_choice("s", 1, i, 5) for i in range(1, 2001)} - {None}
     assert picks == {0, 1, 2, 3, 4}
 
 
-@pytest.mark.parametrize("command", [[str(LADDER)], ["-m", "arena.strategies.ladder"]])
+@pytest.mark.parametrize("command", [[str(MIXED)], ["-m", "arena.strategies.mixed"]])
 def test_the_external_bot_passes_check_bot_and_refuses_a_bad_p(tmp_path, command) -> None:
     # The sample script and the package module, the same bot under the same flags.
     spec = " ".join(["python", *command, "--p", "0.7", "--name", "rung"])

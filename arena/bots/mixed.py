@@ -1,4 +1,5 @@
-"""The ladder bot (`arena.strategies.ladder`) inside the referee's process, for speed.
+"""The mixed bot (`arena.strategies.mixed`) inside the referee's process, for speed
+(`builtin:mixed:P`).
 
 `arena bench rating` plays thousands of games, so the in-process player skips the wire:
 it draws the random-or-heuristic coin with the bot's own `random_choice`, and for a
@@ -16,7 +17,7 @@ from typing import Any
 from arena.games import get_game
 from arena.games.base import Action, Game
 from arena.play.referee import Decision, GameStart
-from arena.strategies.ladder import LadderBot
+from arena.strategies.mixed import MixedBot
 from arena.wire.codec import options_text
 
 
@@ -38,14 +39,14 @@ class _Turn:
         return self._game.view_dict(self._decision.view)
 
 
-class LadderPlayer:
-    """An in-process player making the decisions of `python -m arena.strategies.ladder --p P`
-    (`sample_bots/ladder_bot.py --p P`)."""
+class MixedPlayer:
+    """An in-process player making the decisions of `python -m arena.strategies.mixed --p P`
+    (`sample_bots/mixed_bot.py --p P`)."""
 
     wants_notices = False
 
     def __init__(self, p: float, name: str | None = None) -> None:
-        self.bot = LadderBot(p, name)
+        self.bot = MixedBot(p, name)
         self.name = self.bot.name
         self._game: Game | None = None
         self._info: dict[str, Any] = {}
@@ -86,6 +87,6 @@ class LadderPlayer:
         pass
 
 
-def ladder_player(p: float, name: str | None = None) -> LadderPlayer:
-    """An in-process ladder bot (see the module docstring)."""
-    return LadderPlayer(p, name)
+def mixed_player(p: float, name: str | None = None) -> MixedPlayer:
+    """An in-process mixed bot (see the module docstring)."""
+    return MixedPlayer(p, name)
