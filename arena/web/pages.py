@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import PurePath
 from typing import Any
 
 import sqlite_utils
@@ -74,7 +75,7 @@ def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
     order = [row["name"] for row in rows]
     groups = tied_groups(order, pairs)
     colours = {entrant: colour(i) for i, entrant in enumerate(settings["entrants"])}
-    about = league_about(db, league_id)
+    about = _published_about(league_about(db, league_id))
     table = []
     for row, group in zip(rows, groups, strict=True):
         members = [i + 1 for i, g in enumerate(groups) if g == group]
@@ -106,6 +107,13 @@ def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
         # elsewhere needs it, and no bot can use it any more (docs/leagues.md)
         "deal_key": store.stored_deal_key(db, league_id) if about["finished"] else None,
     }
+
+
+def _published_about(about: dict[str, Any]) -> dict[str, Any]:
+    """`league_about` as a published page shows it: the league file by its name alone
+    (where the organiser keeps it is nobody else's business)."""
+    file = about.get("file")
+    return {**about, "file": PurePath(file).name if file else None}
 
 
 def _table_cell(key: str, value: Any) -> dict[str, Any]:
@@ -181,7 +189,7 @@ def entrant_page(db: sqlite_utils.Database, league: str, entrant: str) -> dict[s
     ]
     games = site_reads.entrant_games(db, league_id, entrant)
     asked = sum(g["asked"] or 0 for g in games)
-    faults = fault_rows(db, league_id, entrant)
+    faults = [shown_fault(row) for row in fault_rows(db, league_id, entrant)]
     return {
         "title": f"{entrant} in {league}",
         "league": league,
@@ -202,6 +210,44 @@ def entrant_page(db: sqlite_utils.Database, league: str, entrant: str) -> dict[s
         },
         "think": row["think_ms"],
     }
+
+
+LOG_TAIL = 4000  # characters of a bot's log shown with its fault
+
+
+def shown_fault(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A fault as a published page shows it: its detail with the log's folders cut
+    (the organiser's paths), what the bot sent only when the detail does not already
+    say it, its first line as a summary, and the end of the bot's log when the file is
+    still there (what the bot printed: its traceback, for one that raised)."""
+    log = row.get("log") or ""
+    name = PurePath(log).name if log else ""
+    detail = (row.get("detail") or "").replace(log, name) if log else row.get("detail") or ""
+    got = row.get("got")
+    return {
+        **row,
+        "detail": detail,
+        "summary": detail.splitlines()[0] if detail else "",
+        "got": None if got and got in detail else got,
+        "log": name,
+        "log_tail": _log_tail(log),
+    }
+
+
+def _log_tail(path: str) -> str:
+    """The last LOG_TAIL characters of a bot's log, without control characters other
+    than newlines and tabs ("" when there is none)."""
+    if not path:
+        return ""
+    try:
+        with open(path, "rb") as file:
+            file.seek(0, 2)
+            size = file.tell()
+            file.seek(max(0, size - 4 * LOG_TAIL))
+            text = file.read().decode("utf-8", "replace")[-LOG_TAIL:]
+    except OSError:
+        return ""
+    return "".join(ch for ch in text if ch in "\n\t" or ch.isprintable())
 
 
 def shown_spec(spec: str) -> str:
@@ -367,7 +413,7 @@ def stored_replay(db: sqlite_utils.Database, game_id: int) -> dict[str, Any]:
 def faults_page(db: sqlite_utils.Database, league: str) -> dict[str, Any]:
     """Every fault of the league, each with where the viewer shows its decision."""
     league_id, league = _league(db, league)
-    rows = fault_rows(db, league_id)
+    rows = [shown_fault(row) for row in fault_rows(db, league_id)]
     return {
         "title": f"faults in {league}",
         "league": league,

@@ -3,8 +3,10 @@
  * Everything shown of a seat comes from that seat's view at that step, as the engine's
  * observe() built it (arena/play/replay_frames.py): nothing here works out what a seat
  * could see. The page holds the game's outline (#game-outline) and the URL of each
- * deal's data (#deal-urls); a deal's data is a script, `ArenaViewer.load(N, {...})`,
- * inserted on demand, which works from file:// where fetch() does not.
+ * deal's data (#deal-urls). The server answers a deal as JSON, fetched from the same
+ * origin (a page of another origin may not read it); the static report's deal is a
+ * script, `ArenaViewer.load(N, {...})`, inserted on demand, which works from file://
+ * where fetch() does not.
  */
 (function () {
   "use strict";
@@ -409,11 +411,20 @@
   function fetchDeal(deal) {
     state.waiting = deal;
     $("status").textContent = "loading deal " + deal + "\u2026";
+    var url = state.urls[deal - 1];
+    function failed() {
+      $("status").textContent = "deal " + deal + " could not be loaded (" + url + ")";
+    }
+    if (/\.json$/.test(url)) {
+      fetch(url, { credentials: "same-origin", cache: "no-store" }).then(function (r) {
+        if (!r.ok) throw new Error(r.status);
+        return r.json();
+      }).then(function (doc) { load(deal, doc); }, failed);
+      return;
+    }
     var script = document.createElement("script");
-    script.src = state.urls[deal - 1];
-    script.onerror = function () {
-      $("status").textContent = "deal " + deal + " could not be loaded (" + script.src + ")";
-    };
+    script.src = url;
+    script.onerror = failed;
     document.head.appendChild(script);
   }
 
