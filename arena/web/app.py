@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -100,6 +100,18 @@ def make_app(
         live = read_live(db_path, league, idx)
         return pages.live_game_page(db, league, idx, live, links, live_hands)
 
+    def live_or_stored(request: Request) -> Response:
+        """The live viewer, or once the match is stored its game (the watcher's page
+        reloads into the stored game instead of a "not found")."""
+        league, idx = request.path_params["league"], request.path_params["idx"]
+        with database() as db:
+            stored = pages.stored_live_game(db, league, idx)
+            if stored is None:
+                context = live_game(db, league, idx)
+        if stored is not None:
+            return RedirectResponse(links.game(stored), status_code=303)
+        return HTMLResponse(render_page("game.html", links, context))
+
     def live_deal(request: Request) -> Response:
         league, idx = request.path_params["league"], request.path_params["idx"]
         number = request.path_params["deal"]
@@ -123,7 +135,7 @@ def make_app(
             page("entrant.html", pages.entrant_page),
         ),
         Route("/league/{league:name}/match/{idx:id}", page("match.html", match)),
-        Route("/league/{league:name}/match/{idx:id}/live", page("game.html", live_game)),
+        Route("/league/{league:name}/match/{idx:id}/live", live_or_stored),
         Route("/league/{league:name}/match/{idx:id}/live/deal/{deal:id}.json", live_deal),
         Route("/league/{league:name}/faults", page("faults.html", pages.faults_page)),
         Route("/game/{game_id:id}", page("game.html", game)),

@@ -93,11 +93,17 @@ def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
         "title": name,
         "league": name,
         "game": game,
+        "standing": _standing(table),
+        "abbreviations": [{"short": v, "long": k} for k, v in SHORT.items()]
+        if game == "trix"
+        else [],
         "about": about,
         "about_lines": about_lines(about),
         "columns": [title for _, title in COLUMNS],
         "table": table,
-        "rating_chart": rating_chart(site_reads.rating_history(db, league_id), order),
+        "rating_chart": rating_chart(
+            site_reads.rating_history(db, league_id), order, colours=colours
+        ),
         "margin_chart": margin_chart(rows, colours),
         "cross": _cross_rows(order, pairs),
         "in_flight": _in_flight(db, league_id),
@@ -107,6 +113,16 @@ def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
         # elsewhere needs it, and no bot can use it any more (docs/leagues.md)
         "deal_key": store.stored_deal_key(db, league_id) if about["finished"] else None,
     }
+
+
+def _standing(table: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """Who leads and how sure that is, in words above the table: places shared by
+    everyone ("1-6") say nothing of who is ahead, the order by rating does."""
+    if not table:
+        return None
+    first = table[0]
+    shared = [t["row"]["name"] for t in table if t["group"] == first["group"]]
+    return {"leader": first["row"]["name"], "place": first["place"], "shared": len(shared)}
 
 
 def _published_about(about: dict[str, Any]) -> dict[str, Any]:
@@ -372,6 +388,15 @@ def watchable(
             "replays the same deals)"
         )
     return league
+
+
+def stored_live_game(db: sqlite_utils.Database, league: str, idx: int) -> int | None:
+    """The stored game that match `idx`'s live page hands over to once the match is
+    stored (its last rotation's, the one that was watched); None while it is not."""
+    league_id, _ = _league(db, league)
+    match = site_reads.match_row(db, league_id, idx)
+    games = site_reads.match_games(db, match["id"]) if match else []
+    return games[-1]["id"] if games else None
 
 
 def live_game_page(

@@ -153,7 +153,8 @@
       drawRoles(box.querySelector(".roles"), table, seat);
       drawHand(box.querySelector(".hand"), f, seat);
       drawExposed(box.querySelector(".exposed"), table, seat);
-      box.querySelector(".count").textContent = table.cards_left[seat] + " cards";
+      var left = table.cards_left[seat];
+      box.querySelector(".count").textContent = left + (left === 1 ? " card" : " cards");
       var tricks = table.tricks_won ? table.tricks_won[seat] : 0;
       box.querySelector(".tricks").textContent = tricks ? tricks + (tricks > 1 ? " tricks" : " trick") : "";
     }
@@ -219,7 +220,7 @@
       slot.setAttribute("data-seat", played.seat);
       slot.setAttribute("data-position", seatPosition(played.seat, state.outline.seats));
       slot.appendChild(cardElement(played.card));
-      slot.appendChild(el("span", "who", seatName(played.seat)));
+      slot.appendChild(el("bdi", "who", seatName(played.seat)));
       trick.appendChild(slot);
     });
     drawRows(table);
@@ -277,7 +278,7 @@
     if (!f.frame.end) return;
     node.appendChild(el("strong", "", "Deal " + f.doc.deal + " over"));
     (f.doc.scores || []).forEach(function (score, seat) {
-      node.appendChild(el("span", "score", seatName(seat) + " " + signed(score)));
+      node.appendChild(el("bdi", "score", seatName(seat) + " " + signed(score)));
     });
   }
 
@@ -519,6 +520,7 @@
     });
     select.addEventListener("change", function () {
       go(Number(select.value), 0);
+      select.blur(); // the arrow keys step the viewer again, not the menu
     });
     var seats = $("seat-view");
     var all = el("option", "", state.isPublic ? "Spectator" : "All hands");
@@ -526,6 +528,7 @@
     seats.appendChild(all);
     state.outline.players.forEach(function (name, seat) {
       var option = el("option", "", "Seat " + seat + ": " + name);
+      option.setAttribute("dir", "auto");
       option.value = String(seat);
       seats.appendChild(option);
     });
@@ -550,7 +553,9 @@
       box.id = "seat-" + seat;
       box.setAttribute("data-seat", seat);
       var head = el("div", "seat-head");
-      head.appendChild(el("span", "name", name));
+      var shown = el("bdi", "name", name);
+      shown.setAttribute("title", name);
+      head.appendChild(shown);
       head.appendChild(el("span", "seat-number", "seat " + seat));
       head.appendChild(el("span", "roles"));
       box.appendChild(head);
@@ -568,7 +573,10 @@
     var head = $("scores").querySelector("thead tr");
     head.appendChild(el("th", "", ""));
     state.outline.players.forEach(function (name, seat) {
-      var cell = el("th", "", name);
+      var cell = el("th", "");
+      cell.appendChild(el("bdi", "", name));
+      cell.setAttribute("title", name); // the full name where the column cuts it short
+      cell.setAttribute("scope", "col");
       cell.setAttribute("data-seat", seat);
       head.appendChild(cell);
     });
