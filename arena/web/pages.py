@@ -250,11 +250,11 @@ def shown_fault(row: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _log_tail(path: str) -> str:
+def _log_tail(path: str) -> str | None:
     """The last LOG_TAIL characters of a bot's log, without control characters other
-    than newlines and tabs ("" when there is none)."""
+    than newlines and tabs (None when there is no such file)."""
     if not path:
-        return ""
+        return None
     try:
         with open(path, "rb") as file:
             file.seek(0, 2)
@@ -262,7 +262,7 @@ def _log_tail(path: str) -> str:
             file.seek(max(0, size - 4 * LOG_TAIL))
             text = file.read().decode("utf-8", "replace")[-LOG_TAIL:]
     except OSError:
-        return ""
+        return None
     return "".join(ch for ch in text if ch in "\n\t" or ch.isprintable())
 
 

@@ -88,8 +88,8 @@ def test_every_name_is_isolated_for_direction(page, server, site_db) -> None:
     """A right-to-left name must not turn the text beside it around: each shown name
     is inside <bdi> or an element with dir="auto"."""
     for address in _page_types(server, site_db).values():
-        if "100" in address:
-            continue  # not in flight on this server
+        if "100" in address or address.endswith("/nope"):
+            continue  # not in flight on this server; a 404 shows no name
         page.goto(address)
         if "/game/" in address:
             page.wait_for_selector("#step-label[data-step]")
@@ -105,7 +105,7 @@ def test_every_name_is_isolated_for_direction(page, server, site_db) -> None:
               }
               return out;
             }""",
-            list(NAMES),
+            [n for n in NAMES if n != "illegal"],  # also a fault's kind, which is no name
         )
         assert bare == [], address
 
@@ -122,8 +122,10 @@ def test_faults_link_their_entrant_and_show_the_log_once(page, server) -> None:
     assert got == "illegal"
     first_line = detail.splitlines()[0]
     assert cell.count(first_line) <= 2  # summary and whole text, no third copy as "got"
-    assert row.locator("pre.log").count() == 1  # the bot's log, as it printed it
-    assert "/" not in row.locator("td.detail code").first.text_content()  # its name only
+    log = row.locator("td.detail code").first.text_content()
+    assert log.endswith(".log") and "/" not in log  # the bot's log, by its name only
+    # what the bot printed, or that it printed nothing (this bot writes no log line)
+    assert row.locator("pre.log").count() == 1 or f"the bot's log {log} is empty" in cell
     height = row.bounding_box()["height"]
     page.set_viewport_size({"width": 390, "height": 800})
     page.reload()
@@ -159,7 +161,7 @@ def test_full_names_on_hover_and_at_phone_width(page, server, site_db) -> None:
 def test_the_live_viewer_hands_over_to_the_stored_game(page, server, site_db) -> None:
     page.goto(f"{server}/league/trix-site/match/0/live")
     page.wait_for_selector("#step-label[data-step]")
-    assert re.search(r"/game/[0-9]+$", page.url)  # the stored game, not "Not found"
+    assert re.search(r"/game/[0-9]+(#.*)?$", page.url)  # the stored game, not "Not found"
     assert "Not found" not in page.inner_text("body")
 
 
@@ -184,10 +186,10 @@ def test_keyboard_focus_and_accessible_names(page, server, site_db) -> None:
     page.goto(f"{server}/game/{game}")
     page.wait_for_selector("#step-label[data-step]")
     page.select_option("#deal-select", "3")
-    page.wait_for_function("document.getElementById('step-label').dataset.deal === '3'")
+    page.wait_for_function("() => document.getElementById('step-label').dataset.deal === '3'")
     page.keyboard.press("ArrowRight")
     label = page.locator("#step-label")
-    page.wait_for_function("document.getElementById('step-label').dataset.step === '1'")
+    page.wait_for_function("() => document.getElementById('step-label').dataset.step === '1'")
     assert label.get_attribute("data-deal") == "3"  # a step, not a jump of a deal
     for name in ("step back", "step forward", "previous deal", "next deal"):
         assert page.get_by_role("button", name=name).count() == 1
@@ -235,7 +237,9 @@ def _rules(css: str) -> list[tuple[str, dict[str, str]]]:
     return out
 
 
-FELT_TEXT = re.compile(r"^\.(table|seat|played|role|center)\b|^#(trick|last-trick|contract|deal-end)")
+FELT_TEXT = re.compile(
+    r"^\.(table|seat|played|role|center)\b|^#(trick|last-trick|contract|deal-end)"
+)
 
 
 def text_colour_pairs() -> list[tuple[str, str, str]]:
