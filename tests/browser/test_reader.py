@@ -130,6 +130,7 @@ def test_faults_link_their_entrant_and_show_the_log_once(page, server) -> None:
     page.set_viewport_size({"width": 390, "height": 800})
     page.reload()
     assert page.locator("#faults tbody tr").first.bounding_box()["height"] < 160 > height / 4
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing cut off
     page.screenshot(path=str(SCREENSHOTS / "faults-390.png"), full_page=True)
     page.locator("#faults tbody tr a.entrant").first.click()
     page.wait_for_selector("#per-contract")
