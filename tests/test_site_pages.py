@@ -86,7 +86,9 @@ CARD = re.compile(r"""["'>]([2-9TJQKA][CDHS])["'<]""")
 def _cards_shown(text: str) -> set[str]:
     """The card codes a page shows as cards (a quoted string, or an element's whole
     text): not the contract abbreviations of the table (`KH -12.5`), nor the rule
-    option that names a card (Trix's `first_king_card`, held by nobody in particular)."""
+    option that names a card (Trix's `first_king_card`, held by nobody in particular),
+    nor the table's key that spells those abbreviations out (`<abbr>KH</abbr>`)."""
+    text = re.sub(r'<p class="hint" id="table-key">.*?</p>', "", text, flags=re.S)
     return set(CARD.findall(re.sub(r'"first_king_card":\s*".."', "", text)))
 
 
