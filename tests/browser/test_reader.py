@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.league.store import league_id_by_name, open_existing, site_reads
+from arena.league.store import game_replay, league_id_by_name, open_existing, site_reads
 from tests.browser.conftest import SCREENSHOTS, served
 from tests.site_league import build_site_db, live_match
 
@@ -147,16 +147,40 @@ def test_full_names_on_hover_and_at_phone_width(page, server, site_db) -> None:
         titles = [heads.nth(i).get_attribute("title") for i in range(heads.count())]
         assert set(titles) <= set(NAMES) and len(titles) == 4
         assert "1 cards" not in page.inner_text("#viewer")
-        for i in range(heads.count()):  # a name cut short has its full name on hover
+        for i in range(heads.count()):  # the whole name shown, none cut short ("ran…")
             box = heads.nth(i)
-            cut = box.evaluate("e => e.scrollWidth > e.clientWidth")
-            assert not cut or box.get_attribute("title") == box.inner_text().strip() or titles[i]
+            assert box.inner_text().strip() == titles[i]
+            assert box.evaluate("e => e.scrollWidth <= e.clientWidth"), titles[i]
         page.screenshot(path=str(SCREENSHOTS / f"viewer-{width}.png"))
     prev = page.locator("#prev").bounding_box()
     nxt = page.locator("#next").bounding_box()
     assert abs(prev["y"] - nxt["y"]) < 4  # ◀ and ▶ on one row at 390 px
     scores = page.locator("#scores").bounding_box()
     assert scores["y"] < 900  # the score panel above the fold
+
+
+def test_long_names_are_shown_whole_in_the_viewer(page, site_db, game_page) -> None:
+    """Names as long as bots' real ones (random-python, random-javascript) are not cut
+    to "ran…" in the score columns, at a laptop's width or a phone's."""
+    conn = open_existing(site_db)
+    try:
+        replay = game_replay(conn, _game_ids(site_db)[0])
+    finally:
+        conn.close()
+    long = ["random-python-bot", "random-javascript", "greedy-lookahead-2", "first-legal-card"]
+    replay = {**replay, "players": long}
+    url = game_page(replay)
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(f"{url}#deal=1&step=3")
+        page.wait_for_selector("#step-label[data-step]")
+        heads = page.locator("#scores thead th[data-seat]")
+        for i, name in enumerate(long):
+            assert heads.nth(i).inner_text().strip() == name
+            assert heads.nth(i).get_attribute("title") == name  # and on hover
+            assert heads.nth(i).evaluate("e => e.scrollWidth <= e.clientWidth"), (width, name)
+        names = page.locator(".seat-head .name")
+        assert sorted(names.all_inner_texts()) == sorted(long)
 
 
 def test_the_live_viewer_hands_over_to_the_stored_game(page, server, site_db) -> None:
