@@ -246,3 +246,4 @@ def test_the_game_being_played_is_watched_as_a_spectator_and_followed(page, tmp_
             arg=list(first), timeout=20_000,
         )  # fmt: skip
         assert page.locator(".hand .card[data-card]").count() == 0
+        page.goto("about:blank")  # no poll of the server once it is ended
