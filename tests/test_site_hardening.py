@@ -30,6 +30,7 @@ from arena.web.report import write_report
 from tests.hostile_names import ENTRANTS, LEAGUE, build_hostile_db
 from tests.site_league import build_site_db, live_match
 
+ROOT = Path(__file__).resolve().parents[1]
 HUGE = ["9223372036854775808", "9" * 5000, "18446744073709551616", "0" * 40 + "1"]
 
 
@@ -69,7 +70,7 @@ def test_item_1_the_one_not_found_handler_says_what_exists(site_db) -> None:
     response = client.get("/league/nope/faults")
     assert response.status_code == 404
     assert "trix-site, trianon-site" in html.unescape(response.text)
-    source = Path("arena/web/app.py").read_text()
+    source = (ROOT / "arena" / "web" / "app.py").read_text()
     assert source.count("except pages.NotFound") == 0 and "pages.NotFound: not_found" in source
 
 
@@ -156,7 +157,7 @@ def test_item_4_a_client_slow_with_its_headers_is_cut_off(site_db) -> None:
     byte every 0.3 s is closed by the server, while a prompt request is answered; the
     server logs no traceback. The default limit is the documented one."""
     assert HEADER_TIMEOUT == 10.0
-    documented = Path("docs/web.md").read_text()
+    documented = (ROOT / "docs" / "web.md").read_text()
     assert f"--header-timeout SECONDS`, default {HEADER_TIMEOUT:g}" in documented
     from arena.cli.web import HEADER_TIMEOUT as cli_default
 
