@@ -16,7 +16,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: demo test lint bench clean proto proto-check proto-baseline js-bot buf sandbox-tools \
-	browser-tools bytecode
+	browser-tools bytecode axe
 
 # $(call apt_install,COMMAND,PACKAGE,WHAT FOR): when COMMAND is missing, install the
 # Debian PACKAGE with apt-get as root (updating the lists if the first try fails), or
@@ -62,6 +62,15 @@ buf: $(PROTOS)/node_modules/.package-lock.json
 
 $(PROTOS)/node_modules/.package-lock.json: $(PROTOS)/package.json $(PROTOS)/package-lock.json
 	npm ci --prefix $(PROTOS)
+
+# axe-core, the accessibility checker the browser tests run on every page type of the
+# site (tests/browser/test_reader.py), exactly as tests/browser/axe/package-lock.json pins it.
+A11Y := tests/browser/axe
+
+axe: $(A11Y)/node_modules/.package-lock.json
+
+$(A11Y)/node_modules/.package-lock.json: $(A11Y)/package.json $(A11Y)/package-lock.json
+	npm ci --ignore-scripts --prefix $(A11Y)
 
 # The wire contract's baseline: a buf image of protos/ as deployed bots know it, which
 # `buf breaking` compares protos/ with (protos/buf.yaml says which changes it refuses).
@@ -110,7 +119,7 @@ demo: $(STAMP) js-bot sandbox-tools bytecode
 browser-tools:
 	@[ -n "$$ARENA_CHROMIUM" ] || $(call apt_install,chromium,chromium,the browser tests)
 
-test: $(STAMP) js-bot sandbox-tools browser-tools bytecode proto-check
+test: $(STAMP) js-bot sandbox-tools browser-tools bytecode axe proto-check
 	$(BIN)/ruff check arena tests sample_bots
 	$(BIN)/python -m pytest
 

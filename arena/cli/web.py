@@ -10,6 +10,8 @@ import typer
 
 from arena.cli.base import LatestLeague, LeagueDb, command
 
+HEADER_TIMEOUT = 10.0  # arena.web.hardening.HEADER_TIMEOUT (not imported: it loads uvicorn)
+
 
 @command()
 def serve(
@@ -27,6 +29,22 @@ def serve(
             "screen: a watcher could pass them to a bot that plays over the network.",
         ),
     ] = False,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allowed-host",
+            help="A name the site may be reached by (the request's Host), besides "
+            "loopback's and --host's; repeat for more. Any other Host is refused (400), "
+            "so a page on another name cannot read the site through DNS rebinding.",
+        ),
+    ] = None,
+    header_timeout: Annotated[
+        float,
+        typer.Option(
+            min=0.1,
+            help="Seconds a client has to send a request's headers; a slower one is cut off.",
+        ),
+    ] = HEADER_TIMEOUT,
 ) -> None:
     """Serve the league site over a league database: every league, its table, charts,
     crosstable, entrants, matches, faults and a replay viewer, live while `arena run`
@@ -34,11 +52,18 @@ def serve(
     import uvicorn
 
     from arena.web.app import check_address, make_app
+    from arena.web.hardening import allowed_hosts, header_timeout_protocol
 
-    app = make_app(db, live_hands)
+    app = make_app(db, live_hands, allowed_hosts(host, allowed_host or ()))
     check_address(host, port)
     typer.echo(f"serving {db} at http://{host}:{port}/ (Ctrl-C stops)", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        http=header_timeout_protocol(header_timeout),
+    )
 
 
 @command()

@@ -2,21 +2,28 @@
 
 Every request opens the database read-only (`open_existing`), so the server never
 holds a lock that `arena run` would wait for, and sees each match as soon as it is
-committed. Live pages poll `/api/version` and swap in the page when it changes."""
+committed. Live pages poll `/api/version` and swap in the page when it changes.
+A page of something the database does not hold raises `pages.NotFound`, which one
+exception handler answers with 404; what being published asks of the server (the
+`Host` check, security headers, bounded ids) is in arena/web/hardening.py."""
 
 from __future__ import annotations
 
 import json
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import sqlite_utils
 from starlette.applications import Starlette
+from starlette.convertors import register_url_convertor
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -25,17 +32,31 @@ from arena.league.store import open_existing
 from arena.league.store.site_reads import data_version
 from arena.league.workers.live import live_stamp, read_live
 from arena.web import live_view, pages
+from arena.web.hardening import (
+    IdConvertor,
+    NameConvertor,
+    SecurityHeaders,
+    SegmentedPath,
+    allowed_hosts,
+)
 from arena.web.links import Links
 from arena.web.render import render_page
-from arena.web.viewer_data import deal_script
+from arena.web.viewer_data import deal_json
 
 STATIC = Path(__file__).parent / "static"
+register_url_convertor("id", IdConvertor())
+register_url_convertor("name", NameConvertor())
 
 
-def make_app(db_path: Path, live_hands: bool = False) -> Starlette:
+def make_app(
+    db_path: Path,
+    live_hands: bool = False,
+    hosts: Sequence[str] | None = None,
+) -> Starlette:
     """The site over the league database at `db_path` (checked now: a missing or
     unreadable database is refused before the server starts). `live_hands` shows the
-    hands of games still being played (organisers only: docs/web.md says why not)."""
+    hands of games still being played (organisers only: docs/web.md says why not).
+    `hosts`: the `Host` names answered (default: loopback's; `allowed_hosts`)."""
     open_existing(db_path).close()
     links = Links()
 
@@ -50,10 +71,7 @@ def make_app(db_path: Path, live_hands: bool = False) -> Starlette:
     def page(template: str, build: Callable[..., dict[str, Any]]) -> Callable[..., Response]:
         def endpoint(request: Request) -> Response:
             with database() as db:
-                try:
-                    context = build(db, **request.path_params)
-                except pages.NotFound as err:
-                    return _not_found(links, str(err))
+                context = build(db, **request.path_params)
             return HTMLResponse(render_page(template, links, context))
 
         return endpoint
@@ -64,13 +82,10 @@ def make_app(db_path: Path, live_hands: bool = False) -> Starlette:
     def deal(request: Request) -> Response:
         game_id, number = request.path_params["game_id"], request.path_params["deal"]
         with database() as db:
-            try:
-                replay = pages.stored_replay(db, game_id)
-            except pages.NotFound as err:
-                return PlainTextResponse(str(err), status_code=404)
+            replay = pages.stored_replay(db, game_id)
         if not 1 <= number <= len(replay["deals"]):
-            return PlainTextResponse(f"game {game_id} has no deal {number}", status_code=404)
-        return Response(deal_script(replay, number), media_type="text/javascript")
+            raise pages.NotFound(f"game {game_id} has no deal {number}")
+        return Response(deal_json(replay, number), media_type="application/json")
 
     def version(request: Request) -> Response:
         with database() as db:
@@ -85,43 +100,71 @@ def make_app(db_path: Path, live_hands: bool = False) -> Starlette:
         live = read_live(db_path, league, idx)
         return pages.live_game_page(db, league, idx, live, links, live_hands)
 
+    def live_or_stored(request: Request) -> Response:
+        """The live viewer, or once the match is stored its game (the watcher's page
+        reloads into the stored game instead of a "not found")."""
+        league, idx = request.path_params["league"], request.path_params["idx"]
+        with database() as db:
+            stored = pages.stored_live_game(db, league, idx)
+            if stored is None:
+                context = live_game(db, league, idx)
+        if stored is not None:
+            return RedirectResponse(links.game(stored), status_code=303)
+        return HTMLResponse(render_page("game.html", links, context))
+
     def live_deal(request: Request) -> Response:
         league, idx = request.path_params["league"], request.path_params["idx"]
         number = request.path_params["deal"]
         live = read_live(db_path, league, idx)
-        with database() as db:
-            try:  # only whether it may be watched: the deal's frames are all it needs
-                pages.watchable(db, league, idx, live, live_hands)
-            except pages.NotFound as err:
-                return PlainTextResponse(str(err), status_code=404)
+        with database() as db:  # only whether it may be watched: the frames are all it needs
+            pages.watchable(db, league, idx, live, live_hands)
         assert live is not None  # watchable refused a match without one
         if not 1 <= number <= len(live["deals"]):
-            return PlainTextResponse(f"no deal {number} yet", status_code=404)
+            raise pages.NotFound(f"no deal {number} yet")
+        # JSON, never a script: a page of another origin may run a script it includes,
+        # but may not read a JSON response (nosniff, same-origin resource policy)
         return Response(
-            live_view.live_deal_script(live, number, live_hands), media_type="text/javascript"
+            live_view.live_deal_json(live, number, live_hands), media_type="application/json"
         )
 
     routes = [
         Route("/", page("leagues.html", pages.leagues_page)),
-        Route("/league/{name}", page("league.html", pages.league_page)),
-        Route("/league/{league}/entrant/{entrant}", page("entrant.html", pages.entrant_page)),
-        Route("/league/{league}/match/{idx:int}", page("match.html", match)),
-        Route("/league/{league}/match/{idx:int}/live", page("game.html", live_game)),
-        Route("/league/{league}/match/{idx:int}/live/deal/{deal:int}.js", live_deal),
-        Route("/league/{league}/faults", page("faults.html", pages.faults_page)),
-        Route("/game/{game_id:int}", page("game.html", game)),
-        Route("/game/{game_id:int}/deal/{deal:int}.js", deal),
+        Route("/league/{name:name}", page("league.html", pages.league_page)),
+        Route(
+            "/league/{league:name}/entrant/{entrant:name}",
+            page("entrant.html", pages.entrant_page),
+        ),
+        Route("/league/{league:name}/match/{idx:id}", page("match.html", match)),
+        Route("/league/{league:name}/match/{idx:id}/live", live_or_stored),
+        Route("/league/{league:name}/match/{idx:id}/live/deal/{deal:id}.json", live_deal),
+        Route("/league/{league:name}/faults", page("faults.html", pages.faults_page)),
+        Route("/game/{game_id:id}", page("game.html", game)),
+        Route("/game/{game_id:id}/deal/{deal:id}.json", deal),
         Route("/api/version", version),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes)
+
+    def not_found(request: Request, exc: Exception) -> Response:
+        """The one answer to a page of something not held: `NotFound` saying what is
+        there, or an address that names no page (an id too long, a path unknown)."""
+        if isinstance(exc, HTTPException) and exc.status_code != 404:
+            return PlainTextResponse(exc.detail, status_code=exc.status_code)
+        message = str(exc) if isinstance(exc, pages.NotFound) else "no page at this address"
+        html = render_page("missing.html", links, {"title": "not found", "message": message})
+        return HTMLResponse(html, status_code=404)
+
+    middleware = [
+        Middleware(SecurityHeaders),
+        Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts or allowed_hosts(""))),
+        Middleware(SegmentedPath),
+    ]
+    app = Starlette(
+        routes=routes,
+        middleware=middleware,
+        exception_handlers={pages.NotFound: not_found, 404: not_found},
+    )
     app.state.live_hands = live_hands
     return app
-
-
-def _not_found(links: Links, message: str) -> Response:
-    html = render_page("missing.html", links, {"title": "not found", "message": message})
-    return HTMLResponse(html, status_code=404)
 
 
 def check_address(host: str, port: int) -> None:

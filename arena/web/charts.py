@@ -42,15 +42,20 @@ def _thinned(points: Sequence[Any], limit: int = MAX_POINTS) -> list[Any]:
 
 
 def rating_chart(
-    history: Sequence[Mapping[str, Any]], entrants: Sequence[str], width: int = 720
+    history: Sequence[Mapping[str, Any]],
+    entrants: Sequence[str],
+    width: int = 720,
+    colours: Mapping[str, str] | None = None,
 ) -> str:
     """`history` rows (match_idx, entrant, mu, sigma) as lines of mu over the match
-    index, each with its mu +- 2 sigma band; "" when nothing is rated yet."""
+    index, each with its mu +- 2 sigma band, in `colours` (the legend's, by name);
+    "" when nothing is rated yet, or when only one match is (no line to draw: a band
+    over one point is an empty frame)."""
     series: dict[str, list[tuple[int, float, float]]] = {name: [] for name in entrants}
     for row in history:
         if row["entrant"] in series:
             series[row["entrant"]].append((row["match_idx"], row["mu"], row["sigma"]))
-    if not any(series.values()):
+    if len({p[0] for points in series.values() for p in points}) < 2:
         return ""
     height, left, right, top, bottom = 300, 44, 12, 10, 28
     xs = [p[0] for points in series.values() for p in points]
@@ -71,7 +76,7 @@ def rating_chart(
         points = _thinned(series[name])
         if not points:
             continue
-        hue = colour(index)
+        hue = colours.get(name, colour(index)) if colours else colour(index)
         upper = [f"{x(i):.1f},{y(mu + 2 * s):.1f}" for i, mu, s in points]
         lower = [f"{x(i):.1f},{y(mu - 2 * s):.1f}" for i, mu, s in reversed(points)]
         line = " ".join(f"{x(i):.1f},{y(mu):.1f}" for i, mu, _ in points)

@@ -50,14 +50,14 @@ class Links:
         return f"/game/{game_id}{_fragment(deal, step, event)}"
 
     def deal_data(self, game_id: int, deal: int) -> str:
-        return f"/game/{game_id}/deal/{deal}.js"
+        return f"/game/{game_id}/deal/{deal}.json"
 
     def live_game(self, league: str, idx: int) -> str:
         """The game being played in match `idx` (server only: a report is not live)."""
         return f"{self.match(league, idx)}/live"
 
     def live_deal(self, league: str, idx: int, deal: int) -> str:
-        return f"{self.live_game(league, idx)}/deal/{deal}.js"
+        return f"{self.live_game(league, idx)}/deal/{deal}.json"
 
     def static(self, name: str) -> str:
         return f"/static/{name}"

@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from arena.play.replay_frames import deal_frames, deal_script, game_outline
+from arena.play.replay_frames import deal_frames, game_outline
+from arena.web.viewer_data import frames_json
 
 
 def live_replay(doc: Mapping[str, Any]) -> dict[str, Any]:
@@ -54,8 +55,9 @@ def live_outline(doc: Mapping[str, Any], live_hands: bool) -> dict[str, Any]:
     return game_outline(live_replay(doc), "all" if live_hands else "public")
 
 
-def live_deal_script(doc: Mapping[str, Any], deal: int, live_hands: bool) -> str:
-    """Deal `deal` of the game being played as the viewer's script: the spectator's
-    view, or with `live_hands` every seat's."""
+def live_deal_json(doc: Mapping[str, Any], deal: int, live_hands: bool) -> str:
+    """Deal `deal` of the game being played as the viewer's JSON (never a script, which
+    a page of another origin could run): the spectator's view, or with `live_hands`
+    every seat's."""
     frames = deal_frames(live_replay(doc), deal, "all" if live_hands else "public")
-    return deal_script(frames)
+    return frames_json(frames)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import PurePath
 from typing import Any
 
 import sqlite_utils
@@ -75,7 +76,7 @@ def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
     order = [row["name"] for row in rows]
     groups = tied_groups(order, pairs)
     colours = {entrant: colour(i) for i, entrant in enumerate(settings["entrants"])}
-    about = league_about(db, league_id)
+    about = _published_about(league_about(db, league_id))
     summary = get_game(game).deal_summary
     table = []
     for row, group in zip(rows, groups, strict=True):
@@ -94,11 +95,19 @@ def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
         "title": name,
         "league": name,
         "game": game,
+        "standing": _standing(table),
+        "abbreviations": [
+            {"short": summary.abbreviation(label), "long": label}
+            for label in summary.labels
+            if summary.abbreviation(label) != label
+        ],
         "about": about,
         "about_lines": about_lines(about),
         "columns": [title for _, title in COLUMNS],
         "table": table,
-        "rating_chart": rating_chart(site_reads.rating_history(db, league_id), order),
+        "rating_chart": rating_chart(
+            site_reads.rating_history(db, league_id), order, colours=colours
+        ),
         "margin_chart": margin_chart(rows, colours),
         "cross": _cross_rows(order, pairs),
         "in_flight": _in_flight(db, league_id),
@@ -108,6 +117,23 @@ def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
         # elsewhere needs it, and no bot can use it any more (docs/leagues.md)
         "deal_key": store.stored_deal_key(db, league_id) if about["finished"] else None,
     }
+
+
+def _standing(table: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """Who leads and how sure that is, in words above the table: places shared by
+    everyone ("1-6") say nothing of who is ahead, the order by rating does."""
+    if not table:
+        return None
+    first = table[0]
+    shared = [t["row"]["name"] for t in table if t["group"] == first["group"]]
+    return {"leader": first["row"]["name"], "place": first["place"], "shared": len(shared)}
+
+
+def _published_about(about: dict[str, Any]) -> dict[str, Any]:
+    """`league_about` as a published page shows it: the league file by its name alone
+    (where the organiser keeps it is nobody else's business)."""
+    file = about.get("file")
+    return {**about, "file": PurePath(file).name if file else None}
 
 
 def _table_cell(key: str, value: Any, summary: DealSummary) -> dict[str, Any]:
@@ -184,7 +210,7 @@ def entrant_page(db: sqlite_utils.Database, league: str, entrant: str) -> dict[s
     ]
     games = site_reads.entrant_games(db, league_id, entrant)
     asked = sum(g["asked"] or 0 for g in games)
-    faults = fault_rows(db, league_id, entrant)
+    faults = [shown_fault(row) for row in fault_rows(db, league_id, entrant)]
     summary = get_game(game).deal_summary
     return {
         "title": f"{entrant} in {league}",
@@ -207,6 +233,44 @@ def entrant_page(db: sqlite_utils.Database, league: str, entrant: str) -> dict[s
         },
         "think": row["think_ms"],
     }
+
+
+LOG_TAIL = 4000  # characters of a bot's log shown with its fault
+
+
+def shown_fault(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A fault as a published page shows it: its detail with the log's folders cut
+    (the organiser's paths), what the bot sent only when the detail does not already
+    say it, its first line as a summary, and the end of the bot's log when the file is
+    still there (what the bot printed: its traceback, for one that raised)."""
+    log = row.get("log") or ""
+    name = PurePath(log).name if log else ""
+    detail = (row.get("detail") or "").replace(log, name) if log else row.get("detail") or ""
+    got = row.get("got")
+    return {
+        **row,
+        "detail": detail,
+        "summary": detail.splitlines()[0] if detail else "",
+        "got": None if got and got in detail else got,
+        "log": name,
+        "log_tail": _log_tail(log),
+    }
+
+
+def _log_tail(path: str) -> str | None:
+    """The last LOG_TAIL characters of a bot's log, without control characters other
+    than newlines and tabs (None when there is no such file)."""
+    if not path:
+        return None
+    try:
+        with open(path, "rb") as file:
+            file.seek(0, 2)
+            size = file.tell()
+            file.seek(max(0, size - 4 * LOG_TAIL))
+            text = file.read().decode("utf-8", "replace")[-LOG_TAIL:]
+    except OSError:
+        return None
+    return "".join(ch for ch in text if ch in "\n\t" or ch.isprintable())
 
 
 def shown_spec(spec: str) -> str:
@@ -333,6 +397,15 @@ def watchable(
     return league
 
 
+def stored_live_game(db: sqlite_utils.Database, league: str, idx: int) -> int | None:
+    """The stored game that match `idx`'s live page hands over to once the match is
+    stored (its last rotation's, the one that was watched); None while it is not."""
+    league_id, _ = _league(db, league)
+    match = site_reads.match_row(db, league_id, idx)
+    games = site_reads.match_games(db, match["id"]) if match else []
+    return games[-1]["id"] if games else None
+
+
 def live_game_page(
     db: sqlite_utils.Database,
     league: str,
@@ -372,7 +445,7 @@ def stored_replay(db: sqlite_utils.Database, game_id: int) -> dict[str, Any]:
 def faults_page(db: sqlite_utils.Database, league: str) -> dict[str, Any]:
     """Every fault of the league, each with where the viewer shows its decision."""
     league_id, league = _league(db, league)
-    rows = fault_rows(db, league_id)
+    rows = [shown_fault(row) for row in fault_rows(db, league_id)]
     return {
         "title": f"faults in {league}",
         "league": league,

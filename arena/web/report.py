@@ -1,13 +1,15 @@
 """`arena report --out DIR`: the site as static files, for any static host or file://.
 
 Every page the server shows for the chosen leagues is written with relative links
-(`ReportLinks`), every game's deals as scripts the viewer loads, and the style sheets
+(`ReportLinks`), every game's deals as scripts the viewer loads (each distinct deal
+once, named by its content), and the style sheets
 and scripts copied from the package: nothing is fetched from the network. The folder
 is built beside DIR and then put in its place, so a failed run leaves the last report
 whole, and a folder that is not a report is never written over."""
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -60,6 +62,13 @@ def write_report(
     return out / "index.html"
 
 
+def deal_file(script: str) -> str:
+    """Where a deal's script goes in the report: named by its content, so a deal two
+    games replay alike (seat-rotated games of bots that play the same cards the same
+    way) is one file that both game pages load, never written twice."""
+    return f"data/deal-{hashlib.sha256(script.encode()).hexdigest()[:20]}.js"
+
+
 def _put_in_place(build: Path, out: Path) -> None:
     """Swap the new report in for the old one (or for nothing)."""
     old = None
@@ -101,11 +110,16 @@ def _write_all(
             context = pages.match_page(db, name, match["idx"])
             write(links.match(name, match["idx"]), "match.html", context)
         games += site_reads.league_game_ids(db, league_id)
+    written: set[str] = set()  # deal files by content: the same deal is written once
     for done, game_id in enumerate(games, start=1):
-        context = {**pages.game_page(db, game_id, links), "live_page": False}
-        write(links.game(game_id), "game.html", context)
         scripts = game_scripts(pages.stored_replay(db, game_id))
-        for deal, script in enumerate(scripts, start=1):
-            (folder / links.deal_data(game_id, deal)).write_text(script)
+        urls = []
+        for script in scripts:
+            urls.append(deal_file(script))
+            if urls[-1] not in written:
+                written.add(urls[-1])
+                (folder / urls[-1]).write_text(script)
+        context = {**pages.game_page(db, game_id, links), "live_page": False, "deal_urls": urls}
+        write(links.game(game_id), "game.html", context)
         if progress:
             progress(done, len(games))

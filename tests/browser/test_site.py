@@ -153,11 +153,13 @@ def test_a_live_page_follows_a_running_league_without_a_reload(page, tmp_path) -
             first = page.locator("ul.matches li").count()
             assert page.locator("#in-flight li").count() == 1  # one worker: one match
             page.wait_for_function(
-                f"document.querySelectorAll('ul.matches li').length > {first}", timeout=20_000
+                f"() => document.querySelectorAll('ul.matches li').length > {first}",
+                timeout=20_000,
             )
             assert page.evaluate("window.loadedOnce") is True
             stored = _stored(db)
             assert page.locator("ul.matches li").count() >= min(stored, 20) - 1
+            page.goto("about:blank")  # no poll of the server once it is ended
     finally:
         if run.poll() is None:
             run.send_signal(signal.SIGINT)
@@ -248,3 +250,4 @@ def test_the_game_being_played_is_watched_as_a_spectator_and_followed(page, tmp_
             arg=list(first), timeout=20_000,
         )  # fmt: skip
         assert page.locator(".hand .card[data-card]").count() == 0
+        page.goto("about:blank")  # no poll of the server once it is ended

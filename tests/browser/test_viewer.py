@@ -184,7 +184,7 @@ def test_a_deep_link_opens_there_and_the_arrow_keys_step(page, game_page) -> Non
     assert wait_for(page, 2, 0)["hash"] == "#deal=2&step=0"
     page.keyboard.press(" ")
     assert page.get_attribute("#play", "aria-pressed") == "true"
-    page.wait_for_function("document.getElementById('step-label').dataset.step >= 2")
+    page.wait_for_function("() => document.getElementById('step-label').dataset.step >= 2")
     page.keyboard.press(" ")
     assert page.get_attribute("#play", "aria-pressed") == "false"
     page.evaluate("location.hash = '#deal=4&step=3'")  # a link followed in the page

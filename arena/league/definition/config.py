@@ -333,13 +333,17 @@ def bot_spec_problem(spec: str, base_dir: Path | None = None) -> str | None:
 ENTRANT_NAME_LIMIT = 64  # characters, as a bot's name from its handshake
 
 
-def check_entrant_name(name: str) -> str | None:
-    """What is wrong with an `[[entrant]]` name (None when nothing is). A name is printed
-    in every table (text, markdown, CSV), report and log folder: a newline, an escape
-    sequence or a `|` in it would break a table's rows or columns, and surrounding or
-    nothing but spaces would make two entrants look alike or show nothing."""
+def check_entrant_name(name: str, what: str = "entrant") -> str | None:
+    """What is wrong with an `[[entrant]]` name, or with `what`'s (None when nothing
+    is). A name is printed in every table (text, markdown, CSV), report, page heading
+    and log folder: a newline, an escape sequence, a direction override (U+202E turns the
+    text beside it around) or a `|` in it would break a table's rows or columns or
+    mislead the reader, surrounding or nothing but spaces would make two names look
+    alike or show nothing, and a name of dots alone (`..`) is no page address."""
     if not name.strip():
-        return "must not be empty: give the entrant a name its table can show"
+        return f"must not be empty: give the {what} a name its table can show"
+    if not name.strip("."):
+        return f"{shown(name)} must not be dots alone: a web address cannot hold it"
     if name != name.strip():
         return f"{shown(name)} must not begin or end with spaces"
     bad = next((ch for ch in name if not ch.isprintable()), None)
@@ -481,6 +485,9 @@ def _league_table(league: _Reader) -> _LeagueTable:
     """The `[league]` table's keys, each checked alone (and the keys the schedule does
     not read refused)."""
     name = league.text("name", None, "the league's name (a string)")
+    problem = check_entrant_name(name, "league")
+    if problem:
+        league.fail("name", problem)
     game_name = league.choice("game", tuple(GAMES), None)
     seed = league.get("seed", (int, str), 1, "an integer or a string")
     if isinstance(seed, str) and not seed.strip():

@@ -48,6 +48,7 @@
   function setUpFilters(root) {
     var form = root.querySelector("#fault-filters");
     if (!form) return;
+    form.addEventListener("submit", function (e) { e.preventDefault(); });
     var controls = form.querySelectorAll("[data-filter]");
     function apply() {
       var want = {};

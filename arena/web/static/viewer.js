@@ -3,8 +3,10 @@
  * Everything shown of a seat comes from that seat's view at that step, as the engine's
  * observe() built it (arena/play/replay_frames.py): nothing here works out what a seat
  * could see. The page holds the game's outline (#game-outline) and the URL of each
- * deal's data (#deal-urls); a deal's data is a script, `ArenaViewer.load(N, {...})`,
- * inserted on demand, which works from file:// where fetch() does not.
+ * deal's data (#deal-urls). The server answers a deal as JSON, fetched from the same
+ * origin (a page of another origin may not read it); the static report's deal is a
+ * script, `ArenaViewer.load(N, {...})`, inserted on demand, which works from file://
+ * where fetch() does not.
  */
 (function () {
   "use strict";
@@ -151,7 +153,8 @@
       drawRoles(box.querySelector(".roles"), table, seat);
       drawHand(box.querySelector(".hand"), f, seat);
       drawExposed(box.querySelector(".exposed"), table, seat);
-      box.querySelector(".count").textContent = table.cards_left[seat] + " cards";
+      var left = table.cards_left[seat];
+      box.querySelector(".count").textContent = left + (left === 1 ? " card" : " cards");
       var tricks = table.tricks_won ? table.tricks_won[seat] : 0;
       box.querySelector(".tricks").textContent = tricks ? tricks + (tricks > 1 ? " tricks" : " trick") : "";
     }
@@ -217,7 +220,7 @@
       slot.setAttribute("data-seat", played.seat);
       slot.setAttribute("data-position", seatPosition(played.seat, state.outline.seats));
       slot.appendChild(cardElement(played.card));
-      slot.appendChild(el("span", "who", seatName(played.seat)));
+      slot.appendChild(el("bdi", "who", seatName(played.seat)));
       trick.appendChild(slot);
     });
     drawRows(table);
@@ -278,7 +281,7 @@
     if (!f.frame.end) return;
     node.appendChild(el("strong", "", "Deal " + f.doc.deal + " over"));
     (f.doc.scores || []).forEach(function (score, seat) {
-      node.appendChild(el("span", "score", seatName(seat) + " " + signed(score)));
+      node.appendChild(el("bdi", "score", seatName(seat) + " " + signed(score)));
     });
   }
 
@@ -412,11 +415,20 @@
   function fetchDeal(deal) {
     state.waiting = deal;
     $("status").textContent = "loading deal " + deal + "\u2026";
+    var url = state.urls[deal - 1];
+    function failed() {
+      $("status").textContent = "deal " + deal + " could not be loaded (" + url + ")";
+    }
+    if (/\.json$/.test(url)) {
+      fetch(url, { credentials: "same-origin", cache: "no-store" }).then(function (r) {
+        if (!r.ok) throw new Error(r.status);
+        return r.json();
+      }).then(function (doc) { load(deal, doc); }, failed);
+      return;
+    }
     var script = document.createElement("script");
-    script.src = state.urls[deal - 1];
-    script.onerror = function () {
-      $("status").textContent = "deal " + deal + " could not be loaded (" + script.src + ")";
-    };
+    script.src = url;
+    script.onerror = failed;
     document.head.appendChild(script);
   }
 
@@ -511,6 +523,7 @@
     });
     select.addEventListener("change", function () {
       go(Number(select.value), 0);
+      select.blur(); // the arrow keys step the viewer again, not the menu
     });
     var seats = $("seat-view");
     var all = el("option", "", state.isPublic ? "Spectator" : "All hands");
@@ -518,6 +531,7 @@
     seats.appendChild(all);
     state.outline.players.forEach(function (name, seat) {
       var option = el("option", "", "Seat " + seat + ": " + name);
+      option.setAttribute("dir", "auto");
       option.value = String(seat);
       seats.appendChild(option);
     });
@@ -542,7 +556,9 @@
       box.id = "seat-" + seat;
       box.setAttribute("data-seat", seat);
       var head = el("div", "seat-head");
-      head.appendChild(el("span", "name", name));
+      var shown = el("bdi", "name", name);
+      shown.setAttribute("title", name);
+      head.appendChild(shown);
       head.appendChild(el("span", "seat-number", "seat " + seat));
       head.appendChild(el("span", "roles"));
       box.appendChild(head);
@@ -560,7 +576,10 @@
     var head = $("scores").querySelector("thead tr");
     head.appendChild(el("th", "", ""));
     state.outline.players.forEach(function (name, seat) {
-      var cell = el("th", "", name);
+      var cell = el("th", "");
+      cell.appendChild(el("bdi", "", name));
+      cell.setAttribute("title", name); // the full name where the column cuts it short
+      cell.setAttribute("scope", "col");
       cell.setAttribute("data-seat", seat);
       head.appendChild(cell);
     });
