@@ -16,6 +16,8 @@ from arena.league.store import game_replay, league_id_by_name, open_existing, si
 from tests.browser.conftest import SCREENSHOTS, served
 from tests.support.site_league import build_site_db, live_match
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "tests" / "browser" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 STATIC = ROOT / "arena" / "web" / "static"

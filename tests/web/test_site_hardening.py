@@ -140,6 +140,7 @@ class _Inline(HTMLParser):
         self._in_script = False
 
 
+@pytest.mark.slow
 def test_item_3_no_page_needs_an_inline_script(site_db, tmp_path) -> None:
     client = _client(site_db)
     pages = [r.text for r in _every_response(client) if "html" in r.headers["content-type"]]
@@ -152,6 +153,7 @@ def test_item_3_no_page_needs_an_inline_script(site_db, tmp_path) -> None:
         assert parser.found == []
 
 
+@pytest.mark.slow
 def test_item_4_a_client_slow_with_its_headers_is_cut_off(site_db) -> None:
     """A real `arena serve` with `--header-timeout 1`: a connection that sends a header
     byte every 0.3 s is closed by the server, while a prompt request is answered; the
@@ -205,6 +207,7 @@ def test_item_4_a_client_slow_with_its_headers_is_cut_off(site_db) -> None:
     assert "Traceback" not in output
 
 
+@pytest.mark.slow
 def test_item_5_live_deal_data_is_json_never_a_script(tmp_path) -> None:
     db = build_site_db(tmp_path)
     live_match(db, rotation=3, steps=40)

@@ -103,6 +103,7 @@ def test_item_16_rotations_are_counted_from_1_on_every_page(site_db) -> None:
     assert "#deal=3&step=17&seat=2" in docs  # the seat documented
 
 
+@pytest.mark.slow
 def test_item_17_the_report_writes_nothing_twice(site_db, tmp_path, monkeypatch) -> None:
     writes: collections.Counter[str] = collections.Counter()
     original = Path.write_text
