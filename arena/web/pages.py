@@ -96,6 +96,7 @@ def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
         "league": name,
         "game": game,
         "standing": _standing(table),
+        "summary": {"noun": summary.noun, "kind": str(summary.kind)},
         "abbreviations": [
             {"short": summary.abbreviation(label), "long": label}
             for label in summary.labels
