@@ -24,8 +24,8 @@ from arena.play.deal_keys import deal_key_problem, normal_key
 
 SCHEDULES = ("round-robin", "balanced", "gauntlet")
 ROTATIONS = ("cyclic", "all")
-RATE_BY = ("match", "deal", "game")
-RATE_BY_DEFAULT = "deal"  # chosen by `arena bench rating` (docs/ratings.md)
+RATE_BY = ("margin", "match", "deal", "game")
+RATE_BY_DEFAULT = "margin"  # chosen by `arena bench rating` (docs/ratings.md)
 TRANSPORTS = tuple(TransportKind)
 
 LEAGUE_KEYS = {

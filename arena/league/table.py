@@ -21,8 +21,9 @@ import sqlite_utils
 from arena import __version__
 from arena.games import GAMES, get_game
 from arena.league import store
-from arena.league.config import Ratings
+from arena.league.config import RATE_BY_DEFAULT, Ratings
 from arena.league.formats import TableFormat, markdown_safe, text_safe
+from arena.league.places import evidence, place_ranges, place_text
 from arena.league.ratings import MatchOutcome, Rater, rate_prefix
 from arena.league.stats import Interval, margin_samples, mean_interval
 
@@ -80,7 +81,12 @@ def league_rows(
             }
         )
     rows.sort(key=lambda r: (-r["rating"], -r["mu"], r["name"]))
-    return [{"place": i, **row} for i, row in enumerate(rows, start=1)]
+    order = [row["name"] for row in rows]
+    ranges = place_ranges(order, evidence(outcomes.values(), order))
+    return [
+        {"place": i, "place_range": list(span), **row}
+        for i, (row, span) in enumerate(zip(rows, ranges, strict=True), start=1)
+    ]
 
 
 def _think(stat: dict[str, Any]) -> dict[str, float | None] | None:
@@ -148,8 +154,8 @@ def _per_strain(db: sqlite_utils.Database, league_id: int) -> dict[str, dict[str
 
 
 COLUMNS = (
-    ("place", "place"), ("name", "name"), ("rating", "rating"), ("mu", "mu"),
-    ("sigma", "sigma"), ("matches", "matches"), ("games", "games"),
+    ("place", "place"), ("place_range", "places"), ("name", "name"), ("rating", "rating"),
+    ("mu", "mu"), ("sigma", "sigma"), ("matches", "matches"), ("games", "games"),
     ("mean_score", "score/game"), ("duplicate_margin", "margin/game"),
     ("duplicate_margin_ci", "95% CI"),
     ("per_contract", "per contract"), ("faults", "faults"), ("think_ms", "think ms cpu/wall"),
@@ -157,6 +163,8 @@ COLUMNS = (
 
 
 def cell(key: str, value: Any) -> str:
+    if key == "place_range":
+        return place_text(*value)
     if key == "per_contract":
         return " ".join(
             f"{c} {v['declared']}/{v['made']}/{v['failed']}"
@@ -183,7 +191,10 @@ def csv_columns(game: str) -> list[str]:
     Trix has one column per contract (`contract_king-of-hearts`, ...: the mean deal
     score), Trianon three per strain (`strain_H_declared`, `strain_H_made`,
     `strain_H_failed`)."""
-    head = [key for key, _ in COLUMNS[: COLUMNS.index(("duplicate_margin_ci", "95% CI"))]]
+    head = [
+        key for key, _ in COLUMNS[: COLUMNS.index(("duplicate_margin_ci", "95% CI"))]
+        if key != "place_range"
+    ]  # fmt: skip
     return [
         *head, "duplicate_margin_ci_low", "duplicate_margin_ci_high",
         *_contract_columns(game), "faults", "think_wall_ms", "think_cpu_ms",
@@ -202,7 +213,9 @@ def _csv_values(row: dict[str, Any], columns: Sequence[str]) -> list[Any]:
     """One row's cells under `columns`: a contract the entrant never played is empty
     (no mean), a strain it never declared counts 0."""
     flat = {
-        k: v for k, v in row.items() if k not in ("duplicate_margin_ci", "per_contract", "think_ms")
+        k: v
+        for k, v in row.items()
+        if k not in ("duplicate_margin_ci", "per_contract", "think_ms", "place_range")
     }
     flat["duplicate_margin_ci_low"], flat["duplicate_margin_ci_high"] = row["duplicate_margin_ci"]
     think = row.get("think_ms") or {}
@@ -241,7 +254,32 @@ def league_about(db: sqlite_utils.Database, league_id: int) -> dict[str, Any]:
         "finished": None if scheduled is None else stored >= scheduled,
         "last_match_at": None if last is None else _when(last),
         "arena_version": __version__,
+        "rate_by": facts["settings"].get("rate_by"),
     }
+
+
+FEEDINGS = {
+    "margin": "by duplicate margin",
+    "deal": "per deal",
+    "match": "per match",
+    "game": "per game",
+}
+
+
+def feeding_line(rate_by: str | None) -> str:
+    """What the ratings of a table were fed (docs/ratings.md), and whether that is an
+    older feeding than the arena's default, with how to re-rate."""
+    shown = FEEDINGS.get(str(rate_by), "as recorded")
+    line = f"ratings: TrueSkill fed {shown} (rate_by = {rate_by!r})"
+    if rate_by != RATE_BY_DEFAULT:
+        line += (
+            f", not this arena's default {RATE_BY_DEFAULT!r}: `arena upgrade --rerate` "
+            "re-rates the league by default"
+        )
+    return (
+        line + "; places: a range such as 2-4 where the evidence cannot tell an entrant "
+        "from its neighbours at 95%"
+    )
 
 
 def _when(timestamp: float) -> str:
@@ -278,7 +316,7 @@ def about_lines(about: dict[str, Any], markdown: bool = False) -> list[str]:
             f"{stored} of {scheduled} matches stored: the league is not finished; "
             f"{resume} resumes it"
         )
-    return [first, second]
+    return [first, second, safe(feeding_line(about.get("rate_by")))]
 
 
 def render(
@@ -315,7 +353,7 @@ def render(
         return "\n\n".join([*above, "\n".join(lines)])
     widths = [max(len(h), *(len(r[i]) for r in body)) if body else len(h)
               for i, h in enumerate(header)]  # fmt: skip
-    numeric = {0, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12}
+    numeric = {0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13}
 
     def line(cells: Sequence[str]) -> str:
         return "  ".join(

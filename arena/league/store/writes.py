@@ -153,6 +153,12 @@ def _grown(
             "the stored matches: restore it, or give the league a new name (or use "
             "another --db). A league can grow: add entrants at the end, or more rounds "
             "or matches."
+            + (
+                " The stored league's ratings can be rated again by the default feeding "
+                "with `arena upgrade --rerate`."
+                if key == "rate_by"
+                else ""
+            )
         )
     old, new = stored["entrants"], settings["entrants"]
     if new[: len(old)] != old:
