@@ -67,7 +67,7 @@ LADDERS = {
     ladder.name: ladder
     for ladder in (
         Ladder("trix-wide", "trix", (0.6, 0.7, 0.8, 0.9), 40),
-        Ladder("trix-close", "trix", (0.7, 0.75, 0.8, 0.85), 80),
+        Ladder("trix-close", "trix", (0.7, 0.75, 0.8, 0.85), 60),
         Ladder("trix-8", "trix", (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0), 50, "balanced"),
         Ladder("trianon-wide", "trianon", (0.5, 0.7, 0.9), 40),
         Ladder("trianon-close", "trianon", (0.7, 0.8, 0.9), 60),

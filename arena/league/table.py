@@ -269,9 +269,12 @@ FEEDINGS = {
 def feeding_line(rate_by: str | None) -> str:
     """What the ratings of a table were fed (docs/ratings.md), and whether that is an
     older feeding than the arena's default, with how to re-rate."""
-    shown = FEEDINGS.get(str(rate_by), "as recorded")
-    line = f"ratings: TrueSkill fed {shown} (rate_by = {rate_by!r})"
-    if rate_by != RATE_BY_DEFAULT:
+    if rate_by is None:
+        line = "ratings: TrueSkill, fed as the league's settings do not record"
+    else:
+        shown = FEEDINGS.get(str(rate_by), "as recorded")
+        line = f"ratings: TrueSkill fed {shown} (rate_by = {rate_by!r})"
+    if rate_by is not None and rate_by != RATE_BY_DEFAULT:
         line += (
             f", not this arena's default {RATE_BY_DEFAULT!r}: `arena upgrade --rerate` "
             "re-rates the league by default"
