@@ -127,3 +127,16 @@ def test_a_group_of_tied_places_never_holds_two_separated_entrants(data, order) 
         assert order.index(upper) < order.index(lower)
         interval = proof.difference(upper, lower)
         assert interval.low is not None and interval.low > 0
+
+
+def test_entrants_with_fewer_than_three_matches_are_not_compared() -> None:
+    # Two matches at disjoint tables fit exactly (no residual freedom): a sandwich
+    # variance of zero would call every pair apart. Nothing is claimed until each of
+    # the two has played three matches.
+    league = [_match(0, {"a": 300, "b": 0, "c": -300}), _match(1, {"d": 300, "e": 0, "f": -300})]
+    league += [_match(2, {"a": 310, "b": 5, "c": -290})]
+    proof = evidence(league)
+    assert proof.difference("a", "c").low is None  # each has two matches
+    assert separated_pairs(["a", "d", "b", "e", "c", "f"], proof) == set()
+    league += [_match(3 + i, {"a": 300 + 7 * i, "b": -3 * i, "c": -300}) for i in range(3)]
+    assert evidence(league).better("a", "c")

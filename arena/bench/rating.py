@@ -231,7 +231,7 @@ def games_needed(
 
 @dataclass
 class StopFigures:
-    level: float
+    rule: StopRule
     right: int  # leagues that stopped with the true order
     wrong: int  # leagues that stopped with another order
     undecided: int  # leagues the rule had not stopped by the cap
@@ -248,6 +248,7 @@ class PlaceFigures:
 
     wrong_at_cap: int  # seeds whose table at the cap showed a pair separated wrongly
     wrong_ever: int  # seeds whose table showed one after any match
+    wrong_looks: float  # share of all (seed, match) looks at a table showing one
     one_rung_shown: float  # share of the pairs one rung apart shown separated at the cap
     pairs_shown: float  # share of all pairs shown separated at the cap
 
@@ -264,7 +265,7 @@ class RatingBench:
 
 
 RATE_BY_ORDER = ("margin", "match", "deal", "game")
-STOP_LEVELS = (0.90, 0.95)
+STOP_RULES = (StopRule(), StopRule(min_matches=5), StopRule(level=0.95))  # the rule first
 
 
 def statistic_labels(rate_by: str, extra: bool = True) -> list[str]:
@@ -284,7 +285,7 @@ def score_league(
     truth: Order,
     rungs: dict[str, float],
     extra: bool = True,
-    levels: Sequence[float] = STOP_LEVELS,
+    rules: Sequence[StopRule] = STOP_RULES,
 ) -> dict[str, Any]:
     """For one league: per statistic (in `statistic_labels` order) whether the order is
     right after each match; where the stopping rule stopped at each level (order,
@@ -292,9 +293,10 @@ def score_league(
     rater = Rater(fed, _entrants(league), rate_by, forfeit=10**9)
     fed_orders: list[Order] = []
     fitted_orders: list[Order] = []
-    stopped: list[tuple[Order | None, int]] = [(None, len(league)) for _ in levels]
+    stopped: list[tuple[Order | None, int]] = [(None, len(league)) for _ in rules]
     rank = {name: i for i, name in enumerate(truth)}
     wrong_ever = False
+    wrong_looks = 0
     claims: set[tuple[str, str]] = set()
     for m, match in enumerate(league, start=1):
         rater.apply(match)
@@ -305,10 +307,12 @@ def score_league(
             tuple(sorted(order, key=lambda e: -float(proof.strength[proof.index(e)])))
         )
         claims = separated_pairs(order, proof)
-        wrong_ever = wrong_ever or any(rank[a] > rank[b] for a, b in claims)
-        for i, level in enumerate(levels):
+        wrong_now = any(rank[a] > rank[b] for a, b in claims)
+        wrong_ever = wrong_ever or wrong_now
+        wrong_looks += wrong_now
+        for i, rule in enumerate(rules):
             if stopped[i][0] is None:
-                settled = stop_check(league[:m], rater, StopRule(level=level))
+                settled = stop_check(league[:m], rater, rule)
                 if settled is not None:
                     stopped[i] = (settled, m)
     orders = [fed_orders]
@@ -325,6 +329,7 @@ def score_league(
         "stopped": stopped,
         "wrong_at_cap": any(rank[a] > rank[b] for a, b in claims),
         "wrong_ever": wrong_ever,
+        "wrong_looks": wrong_looks / max(1, len(league)),
         "one_rung": (sum(pair in claims for pair in adjacent), len(adjacent)),
         "pairs": (len(claims), len(truth) * (len(truth) - 1) // 2),
     }
@@ -371,16 +376,17 @@ def evaluate(
             )  # fmt: skip
         )
     truth = ladder.true_order
-    for i, level in enumerate(STOP_LEVELS):
+    for i, rule in enumerate(STOP_RULES):
         stops = [s["stopped"][i] for s in scored]
         right = sum(order == truth for order, _ in stops)
         undecided = sum(order is None for order, _ in stops)
         mean = sum(m for _, m in stops) * per_match / len(stops)
         wrong = len(stops) - right - undecided
-        bench.stops.append(StopFigures(level, right, wrong, undecided, mean))
+        bench.stops.append(StopFigures(rule, right, wrong, undecided, mean))
     bench.places = PlaceFigures(
         sum(s["wrong_at_cap"] for s in scored),
         sum(s["wrong_ever"] for s in scored),
+        sum(s["wrong_looks"] for s in scored) / len(scored),
         sum(s["one_rung"][0] for s in scored) / max(1, sum(s["one_rung"][1] for s in scored)),
         sum(s["pairs"][0] for s in scored) / max(1, sum(s["pairs"][1] for s in scored)),
     )
@@ -421,14 +427,16 @@ def render_bench(bench: RatingBench) -> str:
             "",
             f"place ranges (95%): a pair shown separated the wrong way round in "
             f"{places.wrong_at_cap} of {bench.seeds} seeds at the cap, in "
-            f"{places.wrong_ever} after some match; at the cap "
+            f"{places.wrong_ever} after some match ({places.wrong_looks:.1%} of all looks "
+            "after a match); at the cap "
             f"{places.one_rung_shown:.0%} of the pairs one rung apart and "
             f"{places.pairs_shown:.0%} of all pairs shown separated",
         ]
     for stop in bench.stops:
         lines += [
             "",
-            f"stopping rule at {stop.level:.0%}: stopped with the true order in "
+            f"stopping rule at {stop.rule.level:.0%}, from {stop.rule.min_matches} matches"
+            f"{' (the rule)' if stop.rule == StopRule() else ''}: stopped with the true order in "
             f"{stop.right} of {stop.leagues} seeds, with another order in {stop.wrong}, "
             f"not stopped by the cap in {stop.undecided}; mean games {stop.mean_games:.1f} "
             "(the cap counted for those not stopped)",

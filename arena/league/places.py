@@ -14,8 +14,12 @@ other game that bears on them; when every match seats the same entrants it is ex
 the paired head-to-head difference of `arena compare`. Its uncertainty is a
 cluster-robust (sandwich) variance with the match as the cluster (a match's games share
 their deals, so the match is the independent sample), and a Student t interval with one
-degree of freedom less than the matches either entrant played. Two entrants are
-*separated* when that interval at the table's level (95%) lies wholly on one side of zero.
+degree of freedom less than the matches either entrant played (or the fit's residual
+degrees of freedom, when fewer). Two entrants are compared only once each has played
+`MIN_EACH` (3) matches: before that a sandwich variance can be zero by construction (a
+fit with no residual freedom), and it claimed pairs apart wrongly in every early
+league measured. Two entrants are *separated* when that interval at the table's level
+(95%) lies wholly on one side of zero.
 
 Everything here is a pure function of the stored matches, so the table, the web pages,
 `arena compare`, the stopping rule and any other table read one rule.
@@ -33,6 +37,7 @@ from arena.league.records import MatchOutcome
 from arena.league.stats import Interval, t_quantile
 
 LEVEL = 0.95  # the level of the table, the pages and `arena compare`
+MIN_EACH = 3  # matches each of two entrants must have played before they are compared
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,7 @@ class Evidence:
     covariance: np.ndarray
     component: tuple[int, ...]  # entrants that can be compared share a component (-1: none)
     played: np.ndarray  # played[k, i]: entrant i sat at match k's table
+    residual_dof: int  # the fit's degrees of freedom left for its residuals
 
     def index(self, name: str) -> int:
         return self.names.index(name)
@@ -57,12 +63,14 @@ class Evidence:
         if self.component[i] < 0 or self.component[i] != self.component[j]:
             return Interval(0.0, None, None, n)
         mean = float(self.strength[i] - self.strength[j])
-        if n < 2 or not np.isfinite(self.covariance[[i, j]][:, [i, j]]).all():
+        each = min(int(self.played[:, i].sum()), int(self.played[:, j].sum()))
+        dof = min(n - 1, self.residual_dof)
+        if each < MIN_EACH or dof < 1:
             return Interval(mean, None, None, n)
         variance = float(
             self.covariance[i, i] + self.covariance[j, j] - 2 * self.covariance[i, j]
         )
-        half = t_quantile(0.5 + level / 2.0, n - 1) * math.sqrt(max(variance, 0.0))
+        half = t_quantile(0.5 + level / 2.0, dof) * math.sqrt(max(variance, 0.0))
         return Interval(mean, mean - half, mean + half, n)
 
     def better(self, a: str, b: str, level: float = LEVEL) -> bool:
@@ -104,7 +112,9 @@ def evidence(outcomes: Iterable[MatchOutcome], names: Sequence[str] = ()) -> Evi
         meat += np.outer(residual, residual)
     correction = count / (count - 1) if count > 1 else math.inf
     covariance = correction * (pinv @ meat @ pinv) if count > 1 else np.full((n, n), math.inf)
-    return Evidence(tuple(order), strength, covariance, tuple(component), played)
+    linked = sum(1 for c in component if c >= 0) - len({c for c in component if c >= 0})
+    residual_dof = sum(len(seats) - 1 for seats, _ in centred) - linked
+    return Evidence(tuple(order), strength, covariance, tuple(component), played, residual_dof)
 
 
 def _components(
