@@ -186,8 +186,8 @@ def plain(output: str) -> str:
 
 
 def _table_order(output: str) -> list[str]:
-    table = output[output.index("place") :].splitlines()[2:]
-    return [line.split()[1] for line in table]
+    table = output[output.index("\nplace  places") + 1 :].splitlines()[2:]
+    return [line.split()[2] for line in table]
 
 
 def test_demo_runs_the_demo_league_and_the_search_bot_leads(tmp_path) -> None:
