@@ -265,7 +265,10 @@ class RatingBench:
 
 
 RATE_BY_ORDER = ("margin", "match", "deal", "game")
-STOP_RULES = (StopRule(), StopRule(min_matches=5), StopRule(level=0.95))  # the rule first
+STOP_RULES = (  # the rule first
+    StopRule(), StopRule(min_matches=10), StopRule(min_matches=5),
+    StopRule(level=0.95, min_matches=10),
+)  # fmt: skip
 
 
 def statistic_labels(rate_by: str, extra: bool = True) -> list[str]:

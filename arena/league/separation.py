@@ -27,7 +27,7 @@ from arena.league.ratings import MatchOutcome, Rater
 @dataclass(frozen=True)
 class StopRule:
     level: float = 0.90
-    min_matches: int = 10
+    min_matches: int = 15
 
 
 def place_order(rater: Rater) -> tuple[str, ...]:
