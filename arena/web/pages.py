@@ -111,7 +111,9 @@ def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
 
 def _table_cell(key: str, value: Any) -> dict[str, Any]:
     """A cell's text and the value the table sorts it by."""
-    if key == "duplicate_margin_ci":
+    if key == "place_range":
+        sort = value[0]
+    elif key == "duplicate_margin_ci":
         sort = value[0] if value[0] is not None else ""
     elif key == "think_ms":
         sort = "" if value is None else value["wall"]
