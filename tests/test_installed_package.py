@@ -125,7 +125,8 @@ def test_the_installed_package_runs_from_any_folder(tmp_path, versions) -> None:
 
     if versions == "newest":
         demo = _run([arena, "demo", "--db", "demo.db"], elsewhere, timeout=900).stdout
-        order = [line.split()[1] for line in demo[demo.index("place") :].splitlines()[2:]]
+        table = demo[demo.index("\nplace  places") + 1 :].splitlines()[2:]
+        order = [line.split()[2] for line in table]
         assert order[:2] == ["sampler", "greedy"] and len(order) == 6, demo
     else:  # the floors play a one-match league of the same bots: the demo takes minutes
         (elsewhere / "small.toml").write_text(SMALL_LEAGUE)

@@ -52,6 +52,7 @@ seed = 1
 deal_key = "00000000000000000000000000000001"
 schedule = "balanced"
 matches = {matches}
+rate_by = "deal"  # the heaviest rating history (20 rows a match and entrant), as measured
 
 {entrants}
 """

@@ -93,22 +93,38 @@ def bench_fairness(
 def bench_rating(
     seeds: Annotated[int, typer.Option(min=1, help="Independent league seeds.")] = 100,
     matches: Annotated[
-        int, typer.Option(min=1, help="Seat-rotated matches per league (4 games each): the cap.")
-    ] = 40,
+        int | None,
+        typer.Option(
+            min=1, help="Seat-rotated matches per league: the cap (default: the ladder's)."
+        ),
+    ] = None,
     workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 2,
     cache: Annotated[
         Path | None,
         typer.Option(help="JSON-lines file of played leagues: read back, extended, resumable."),
     ] = None,
     extra: Annotated[
-        bool, typer.Option("--extra", help="Also show TrueSkill fed per match, deal and game.")
+        bool,
+        typer.Option(
+            "--extra", help="Also show TrueSkill fed the other ways (per match, deal, game)."
+        ),
     ] = False,
+    ladder: Annotated[
+        str,
+        typer.Option(
+            help="The ladder to play: trix-wide, trix-close, trix-8, trianon-wide, "
+            "trianon-close or trianon-8 (docs/benchmarks.md)."
+        ),
+    ] = "trix-wide",
 ) -> None:
-    """The ladder p = 0.6, 0.7, 0.8, 0.9 (Trix, one table) over many league seeds: games
-    each statistic needs before 90% and 95% of seeds order it right, and how the
-    --until-separated rule does. Slow: about a minute per seed on one core."""
-    from arena.bench.rating import rating_bench
+    """A ladder of bots of known strength over many league seeds: games each statistic
+    needs before 90% and 95% of seeds order it right, how often the table's place
+    ranges show a pair separated wrongly, and how the --until-separated rule does."""
+    from arena.bench.rating import LADDERS, rating_bench
+    from arena.errors import ConfigError
 
+    if ladder not in LADDERS:
+        raise ConfigError(f"no ladder {ladder!r}; the ladders: {', '.join(LADDERS)}")
     typer.echo(
         rating_bench(
             seeds,
@@ -117,6 +133,7 @@ def bench_rating(
             cache,
             extra,
             progress=lambda n: typer.echo(f"  {n}/{seeds} leagues played", err=True),
+            ladder=ladder,
         )
     )
 

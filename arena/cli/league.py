@@ -142,9 +142,20 @@ def demo(
 @command()
 def upgrade(
     db: Annotated[Path, typer.Option(help="The league database to upgrade.")] = Path("arena.db"),
+    rerate: Annotated[
+        bool,
+        typer.Option(
+            "--rerate",
+            help="Also rate again, by the default feeding, every league rated another way "
+            "(from its stored matches; nothing is played).",
+        ),
+    ] = False,
 ) -> None:
     """Upgrade a league database to this arena's schema, in place (the reading commands
-    never change a database; `arena run` upgrades the one it writes to)."""
+    never change a database; `arena run` upgrades the one it writes to), and name the
+    leagues whose ratings came from an older feeding (docs/ratings.md)."""
+    from arena.league.definition.config import RATE_BY_DEFAULT
+    from arena.league.standings.rerate import older_feedings
     from arena.league.store import upgrade as upgrade_db
 
     before, after = upgrade_db(db)
@@ -152,6 +163,20 @@ def upgrade(
         f"{db}: schema version {after}"
         + (f" (was {before})" if before != after else " already; nothing to do")
     )
+    for found in older_feedings(db, rerate):
+        if found.rerated:
+            typer.echo(
+                f"league {found.league!r}: rated again by rate_by = {RATE_BY_DEFAULT.value!r} "
+                f"(was {found.rate_by!r}); a league file that says rate_by = "
+                f"{found.rate_by!r} must now say {RATE_BY_DEFAULT.value!r} (or leave it out) "
+                "to resume it"
+            )
+        else:
+            typer.echo(
+                f"league {found.league!r}: its ratings came from rate_by = "
+                f"{found.rate_by!r}, not the default {RATE_BY_DEFAULT.value!r}; "
+                f"`arena upgrade --db {db} --rerate` rates it again by the default"
+            )
 
 
 @command(league_app, name="key")

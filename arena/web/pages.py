@@ -22,7 +22,8 @@ from arena.games.base import DealSummary
 from arena.league import store
 from arena.league.reports.faults import fault_rows
 from arena.league.reports.table import COLUMNS, about_lines, cell, league_about, league_rows
-from arena.league.standings.crosstable import Pairing, crosstable, tied_groups
+from arena.league.standings.crosstable import Pairing, crosstable
+from arena.league.standings.places import Evidence, evidence, place_text
 from arena.league.store import site_reads
 from arena.play.replay_frames import game_outline
 from arena.web import live_view
@@ -74,14 +75,14 @@ def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
     rows = league_rows(db, league_id, outcomes)
     pairs = crosstable(outcomes.values())
     order = [row["name"] for row in rows]
-    groups = tied_groups(order, pairs)
+    spans = [tuple(row["place_range"]) for row in rows]  # the table's rule (places.py)
+    groups = [sorted(set(spans)).index(span) + 1 for span in spans]
     colours = {entrant: colour(i) for i, entrant in enumerate(settings["entrants"])}
     about = _published_about(league_about(db, league_id))
     summary = get_game(game).deal_summary
     table = []
-    for row, group in zip(rows, groups, strict=True):
-        members = [i + 1 for i, g in enumerate(groups) if g == group]
-        place = str(members[0]) if len(members) == 1 else f"{members[0]}-{members[-1]}"
+    for row, group, span in zip(rows, groups, spans, strict=True):
+        place = place_text(*span)
         table.append(
             {
                 "row": row,
@@ -110,7 +111,7 @@ def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
             site_reads.rating_history(db, league_id), order, colours=colours
         ),
         "margin_chart": margin_chart(rows, colours),
-        "cross": _cross_rows(order, pairs),
+        "cross": _cross_rows(order, pairs, evidence(outcomes.values(), order)),
         "in_flight": _in_flight(db, league_id),
         "matches": store.match_records(db, league_id)[-20:][::-1],
         "faults": sum(row["faults"] for row in rows),
@@ -121,13 +122,14 @@ def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
 
 
 def _standing(table: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
-    """Who leads and how sure that is, in words above the table: places shared by
-    everyone ("1-6") say nothing of who is ahead, the order by rating does."""
+    """Who leads and how sure that is, in words above the table: the leader by rating,
+    and the places its own range spans (those of the entrants the evidence cannot yet
+    tell from it)."""
     if not table:
         return None
     first = table[0]
-    shared = [t["row"]["name"] for t in table if t["group"] == first["group"]]
-    return {"leader": first["row"]["name"], "place": first["place"], "shared": len(shared)}
+    last = first["row"]["place_range"][1]
+    return {"leader": first["row"]["name"], "place": first["place"], "shared": last}
 
 
 def _published_about(about: dict[str, Any]) -> dict[str, Any]:
@@ -139,7 +141,9 @@ def _published_about(about: dict[str, Any]) -> dict[str, Any]:
 
 def _table_cell(key: str, value: Any, summary: DealSummary) -> dict[str, Any]:
     """A cell's text and the value the table sorts it by."""
-    if key == "duplicate_margin_ci":
+    if key == "place_range":
+        sort = value[0]
+    elif key == "duplicate_margin_ci":
         sort = value[0] if value[0] is not None else ""
     elif key == "think_ms":
         sort = "" if value is None else value["wall"]
@@ -150,36 +154,49 @@ def _table_cell(key: str, value: Any, summary: DealSummary) -> dict[str, Any]:
     return {"key": key, "text": cell(key, value, summary), "sort": sort}
 
 
-def _cross_rows(order: Sequence[str], pairs: Mapping[tuple[str, str], Pairing]) -> list[Any]:
+def _cross_rows(
+    order: Sequence[str], pairs: Mapping[tuple[str, str], Pairing], proof: Evidence
+) -> list[Any]:
     """The crosstable in table order: row A, column B is A's margin over B per game."""
     out = []
     for a in order:
         cells = []
         for b in order:
             pairing = pairs.get((a, b))
-            cells.append(_pair_cell(a, b, pairing))
+            cells.append(_pair_cell(a, b, pairing, proof))
         out.append({"name": a, "cells": cells})
     return out
 
 
-def _pair_cell(a: str, b: str, pairing: Pairing | None) -> dict[str, Any]:
+def _pair_cell(a: str, b: str, pairing: Pairing | None, proof: Evidence) -> dict[str, Any]:
+    """A's head-to-head margin over B; shown separated ("sep") by the table's rule, from
+    all the evidence (arena.league.standings.places), which the title gives too."""
     if a == b:
         return {"text": "", "class": "self", "title": ""}
+    fitted = proof.difference(a, b)
+    overall = (
+        ""
+        if fitted.low is None or fitted.high is None
+        else f"; from all the evidence {fitted.mean:+.1f}, 95% interval "
+        f"[{fitted.low:+.1f}, {fitted.high:+.1f}]"
+    )
+    apart = fitted.excludes(0.0)
     if pairing is None:
-        return {"text": "", "class": "none", "title": f"{a} and {b} never met"}
+        klass = f"sep {'better' if fitted.mean > 0 else 'worse'}" if apart else "none"
+        return {"text": "", "class": klass, "title": f"{a} and {b} never met{overall}"}
     interval = pairing.interval
     ci = (
         "too few matches for an interval"
         if interval.low is None or interval.high is None
         else f"95% interval [{interval.low:+.1f}, {interval.high:+.1f}]"
     )
-    sign = "better" if interval.mean > 0 else "worse"
-    klass = f"sep {sign}" if pairing.separated else "tied"
+    sign = "better" if (fitted.mean if apart else interval.mean) > 0 else "worse"
+    klass = f"sep {sign}" if apart else "tied"
     return {
         "text": f"{interval.mean:+.0f}",
         "class": klass,
         "title": f"{a} over {b}: {interval.mean:+.1f} per game over {interval.n} "
-        f"matches, {ci}",
+        f"matches, {ci}{overall}",
     }
 
 
@@ -198,10 +215,11 @@ def entrant_page(db: sqlite_utils.Database, league: str, entrant: str) -> dict[s
     rows = league_rows(db, league_id, outcomes)
     row = next(r for r in rows if r["name"] == entrant)
     pairs = crosstable(outcomes.values())
+    proof = evidence(outcomes.values(), [r["name"] for r in rows])
     opponents = [
         {
             "name": other["name"],
-            "cell": _pair_cell(entrant, other["name"], pairs.get((entrant, other["name"]))),
+            "cell": _pair_cell(entrant, other["name"], pairs.get((entrant, other["name"])), proof),
             "matches": pairs[(entrant, other["name"])].interval.n
             if (entrant, other["name"]) in pairs
             else 0,
@@ -427,9 +445,7 @@ def live_game_page(
         "match_idx": idx,
         "rotation": live["rotation"],
         "outline": outline,
-        "deal_urls": [
-            links.live_deal(league, idx, n + 1) for n in range(len(outline["deals"]))
-        ],
+        "deal_urls": [links.live_deal(league, idx, n + 1) for n in range(len(outline["deals"]))],
         "live_game": True,
         "live_page": True,
     }

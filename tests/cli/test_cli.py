@@ -188,8 +188,8 @@ def plain(output: str) -> str:
 
 
 def _table_order(output: str) -> list[str]:
-    table = output[output.index("place") :].splitlines()[2:]
-    return [line.split()[1] for line in table]
+    table = output[output.index("\nplace  places") + 1 :].splitlines()[2:]
+    return [line.split()[2] for line in table]
 
 
 @pytest.mark.slow

@@ -168,7 +168,7 @@ def test_a_league_is_stored_whole_and_the_same_with_one_or_two_workers(tmp_path)
     versions = db.execute("SELECT version FROM schema_migrations").fetchall()
     assert versions == [(version,) for version, *_ in MIGRATIONS]
     steps = db.execute("SELECT COUNT(DISTINCT step) FROM ratings").fetchone()[0]
-    assert steps == 5 * 5  # rate_by = "deal": one update per deal (5 a game here) of each match
+    assert steps == 5  # rate_by = "margin" (the default): one update per match
     db.close()
 
 

@@ -73,7 +73,7 @@ VALID: dict[str, list[Any]] = {  # values each key accepts: most keys of an exam
     "name": ["l", "spring cup", "名前"], "game": ["trix", "trianon"], "seed": [1, "s", -7],
     "schedule": ["round-robin", "balanced", "gauntlet"], "rounds": [1, 2], "matches": [1, 5],
     "candidates": [["e1"], ["e1", "e2"]], "rotations": ["cyclic", "all"],
-    "rate_by": ["deal", "match", "game"], "forfeit_faults": [1, 3],
+    "rate_by": ["margin", "deal", "match", "game"], "forfeit_faults": [1, 3],
     # [rules]
     "doubling": [True, False, "no"], "kingdoms": [1, 4, "2", 3.0], "partners": [False, "yes"],
     "tiebreak": ["none", "king-of-hearts"], "first_king_card": ["7H", "QS"],

@@ -317,11 +317,11 @@ def test_hostile_names_in_a_database_cannot_break_a_table(evil_db: Path) -> None
     assert {r["name"] for r in rows} >= set(EVIL.values())  # JSON keeps them exactly
     text = arena("table", *where).stdout.rstrip("\n")
     lines = _printable_lines(text)
-    assert len(lines) == 2 + 1 + 2 + len(NAMES)  # the league's lines, a blank, the table
-    assert len({len(line.rstrip()) for line in lines[3:5]}) == 1
+    assert len(lines) == 3 + 1 + 2 + len(NAMES)  # the league's lines, a blank, the table
+    assert len({len(line.rstrip()) for line in lines[4:6]}) == 1
     markdown = arena("table", *where, "--format", "markdown").stdout.rstrip("\n")
-    table = _printable_lines(markdown)[4:]
-    assert len(table) == 2 + len(NAMES) and {_markdown_cells(line) for line in table} == {13}
+    table = _printable_lines(markdown)[6:]
+    assert len(table) == 2 + len(NAMES) and {_markdown_cells(line) for line in table} == {14}
     names = [r["name"] for r in _rows_of_csv(arena("table", *where, "--format", "csv").stdout)]
     assert names == [r["name"] for r in rows]  # CSV quotes them: read back exactly, as data
 
@@ -336,7 +336,7 @@ def test_hostile_names_cannot_break_the_other_reports(evil_db: Path) -> None:
     assert all(len(_printable_lines(b)) == 5 for b in blocks[:-1]), faults
     compared = arena("compare", "first", EVIL["random-a"], *where)
     assert compared.returncode == 0, compared.stderr
-    assert len(_printable_lines(compared.stdout.rstrip("\n"))) == 2
+    assert len(_printable_lines(compared.stdout.rstrip("\n"))) == 3
     game = json.loads(arena("games", *where, "--format", "json").stdout)[0]["id"]
     replay = arena("replay", str(game), *where)
     assert replay.returncode == 0, replay.stderr
@@ -353,11 +353,12 @@ def test_a_hostile_league_name_cannot_break_the_lines_above_a_table(mixed) -> No
     resume = "2 of 5 matches stored: the league is not finished; `arena run '/tmp/a b.toml'`"
     text = _printable_lines(render(rows, TableFormat.TEXT, "trix", about))
     assert text[0].startswith("league 'cup\\n|x|\\x1b[0m': trix, seed 3?, no match stored yet")
-    assert text[1].startswith(resume) and text[2] == "" and text[3].startswith("place")
-    assert len(text) == 3 + 2 + len(rows)
+    assert text[1].startswith(resume) and text[2].startswith("ratings: TrueSkill, fed as")
+    assert text[3] == "" and text[4].startswith("place")
+    assert len(text) == 4 + 2 + len(rows)
     markdown = _printable_lines(render(rows, TableFormat.MARKDOWN, "trix", about))
-    assert markdown[1] == markdown[3] == "" and markdown[2].startswith(resume)
-    assert markdown[4].startswith("| place |") and len(markdown) == 5 + 1 + len(rows)
+    assert markdown[1] == markdown[3] == markdown[5] == "" and markdown[2].startswith(resume)
+    assert markdown[6].startswith("| place |") and len(markdown) == 7 + 1 + len(rows)
 
 
 # -- every table says what it is --------------------------------------------------------
@@ -388,8 +389,9 @@ def test_a_table_says_its_league_game_seed_matches_time_and_version(
     assert about["league"] | {"last_match_at": None} == {
         "name": "mixed", "game": "trix", "seed": "3", "file": str(path.resolve()),
         "matches_stored": 5, "matches_scheduled": 5, "finished": True,
-        "last_match_at": None, "arena_version": __version__,
+        "last_match_at": None, "arena_version": __version__, "rate_by": "margin",
     }  # fmt: skip
+    assert text[2].startswith("ratings: TrueSkill fed by duplicate margin (rate_by = 'margin')")
     assert about["league"]["last_match_at"][:19] in text[0].replace(" ", "T")
 
     _stop_after(monkeypatch, 2)

@@ -122,8 +122,9 @@ def _rated(league: list[MatchOutcome]) -> Rater:
 
 def test_stop_rule_stops_on_a_clear_order_and_not_on_noise() -> None:
     # a > b > c > d by 100 points a game in every match, with some noise on top.
-    clear = [_match(i, [[300 + i % 3, 200 - i % 2, 100, 0]]) for i in range(8)]
+    clear = [_match(i, [[300 + i % 3, 200 - i % 2, 100, 0]]) for i in range(16)]
     assert stop_check(clear[:4], _rated(clear[:4]), StopRule(min_matches=5)) is None
+    assert stop_check(clear[:14], _rated(clear[:14]), StopRule()) is None  # 15 at least
     assert stop_check(clear, _rated(clear), StopRule()) == ("a", "b", "c", "d")
     # b and c swap places from match to match: never separated, however many matches.
     noisy = [_match(i, [[300, 100 + 50 * (i % 2), 125, 0]]) for i in range(12)]
@@ -131,8 +132,9 @@ def test_stop_rule_stops_on_a_clear_order_and_not_on_noise() -> None:
 
 
 def test_stop_rule_needs_trueskill_and_the_margins_to_agree() -> None:
-    league = [_match(i, [[300 + i, 200, 100, 0]]) for i in range(6)]
+    league = [_match(i, [[300 + i, 200 + i % 2, 100, 0]]) for i in range(16)]
     rater = _rated(league)
     assert place_order(rater) == ("a", "b", "c", "d")
+    assert stop_check(league, rater, StopRule()) == ("a", "b", "c", "d")
     rater.ratings["a"], rater.ratings["b"] = rater.ratings["b"], rater.ratings["a"]
     assert stop_check(league, rater, StopRule()) is None

@@ -41,8 +41,10 @@ from arena.play.matches import Rotations
 
 
 class RateBy(StrEnum):
-    """What one TrueSkill update is fed: a whole match, each game, or each deal."""
+    """What TrueSkill is fed (docs/ratings.md): each match's duplicate margins (the
+    default), or ranks of a whole match, each game, or each deal."""
 
+    MARGIN = "margin"
     MATCH = "match"
     DEAL = "deal"
     GAME = "game"
@@ -50,7 +52,7 @@ class RateBy(StrEnum):
 
 ROTATIONS = tuple(Rotations)
 RATE_BY = tuple(RateBy)
-RATE_BY_DEFAULT = RateBy.DEAL  # chosen by `arena bench rating` (docs/ratings.md)
+RATE_BY_DEFAULT = RateBy.MARGIN  # chosen by `arena bench rating` (docs/ratings.md)
 TRANSPORTS = tuple(TransportKind)
 SANDBOX_MODES = tuple(SandboxMode)
 

@@ -22,8 +22,9 @@ from arena import __version__
 from arena.games import get_game
 from arena.games.base import DealSummary, SummaryKind
 from arena.league import store
-from arena.league.definition.config import Ratings
+from arena.league.definition.config import RATE_BY_DEFAULT, Ratings
 from arena.league.reports.formats import TableFormat, markdown_safe, text_safe
+from arena.league.standings.places import evidence, place_ranges, place_text
 from arena.league.standings.ratings import MatchOutcome, Rater, rate_prefix
 from arena.league.standings.stats import Interval, margin_samples, mean_interval
 
@@ -42,6 +43,7 @@ class TableRow(TypedDict):
     (docs/leagues.md, "Tables"), in their order."""
 
     place: int
+    place_range: list[int]  # [best, worst]: the places the evidence leaves it (standings.places)
     name: str
     rating: float  # mu - 3 sigma
     mu: float
@@ -68,6 +70,7 @@ class TableAbout(TypedDict):
     finished: bool | None
     last_match_at: str | None
     arena_version: str
+    rate_by: str | None  # what TrueSkill was fed (None: not recorded)
 
 
 def league_rows(
@@ -125,7 +128,12 @@ def league_rows(
             }
         )
     rows.sort(key=lambda r: (-r["rating"], -r["mu"], r["name"]))
-    return [TableRow(place=i, **row) for i, row in enumerate(rows, start=1)]
+    order = [row["name"] for row in rows]
+    ranges = place_ranges(order, evidence(outcomes.values(), order))
+    return [
+        TableRow(place=i, place_range=list(span), **row)
+        for i, (row, span) in enumerate(zip(rows, ranges, strict=True), start=1)
+    ]
 
 
 def _think(stat: dict[str, Any]) -> ThinkMs | None:
@@ -207,6 +215,7 @@ class Column(NamedTuple):
 
 COLUMNS = (
     Column("place", "place"),
+    Column("place_range", "places"),
     Column("name", "name"),
     Column("rating", "rating"),
     Column("mu", "mu"),
@@ -225,6 +234,8 @@ COLUMNS = (
 def cell(key: str, value: Any, summary: DealSummary) -> str:
     """A row's value under `key` as a text or markdown table shows it (`summary`: what
     the game's per-contract cell holds, `Game.deal_summary`)."""
+    if key == "place_range":
+        return place_text(*value)
     if key == "per_contract":
         if summary.kind is SummaryKind.DECLARED:
             return " ".join(
@@ -255,7 +266,11 @@ def csv_columns(summary: DealSummary) -> list[str]:
     `contract_king-of-hearts`, ...: the mean deal score), or three per label when it
     counts declarations (Trianon's `strain_H_declared`, `strain_H_made`,
     `strain_H_failed`)."""
-    head = [c.key for c in COLUMNS[: [c.key for c in COLUMNS].index("duplicate_margin_ci")]]
+    head = [
+        c.key
+        for c in COLUMNS[: [c.key for c in COLUMNS].index("duplicate_margin_ci")]
+        if c.key != "place_range"  # CSV's columns are a fixed contract (docs/leagues.md)
+    ]
     return [
         *head,
         "duplicate_margin_ci_low",
@@ -279,7 +294,9 @@ def _csv_values(row: TableRow, columns: Sequence[str], summary: DealSummary) -> 
     """One row's cells under `columns`: a label the entrant never played is empty (no
     mean); one it never declared counts 0."""
     flat: dict[str, Any] = {
-        k: v for k, v in row.items() if k not in ("duplicate_margin_ci", "per_contract", "think_ms")
+        k: v
+        for k, v in row.items()
+        if k not in ("duplicate_margin_ci", "per_contract", "think_ms", "place_range")
     }
     flat["duplicate_margin_ci_low"], flat["duplicate_margin_ci_high"] = row["duplicate_margin_ci"]
     think = row.get("think_ms") or {}
@@ -311,6 +328,34 @@ def league_about(db: sqlite_utils.Database, league_id: int) -> TableAbout:
         finished=None if scheduled is None else stored >= scheduled,
         last_match_at=None if last is None else _when(last),
         arena_version=__version__,
+        rate_by=facts["settings"].get("rate_by"),
+    )
+
+
+FEEDINGS = {
+    "margin": "by duplicate margin",
+    "deal": "per deal",
+    "match": "per match",
+    "game": "per game",
+}
+
+
+def feeding_line(rate_by: str | None) -> str:
+    """What the ratings of a table were fed (docs/ratings.md), and whether that is an
+    older feeding than the arena's default, with how to re-rate."""
+    if rate_by is None:
+        line = "ratings: TrueSkill, fed as the league's settings do not record"
+    else:
+        shown = FEEDINGS.get(str(rate_by), "as recorded")
+        line = f"ratings: TrueSkill fed {shown} (rate_by = {rate_by!r})"
+    if rate_by is not None and rate_by != RATE_BY_DEFAULT:
+        line += (
+            f", not this arena's default {RATE_BY_DEFAULT.value!r}: `arena upgrade --rerate` "
+            "re-rates the league by default"
+        )
+    return (
+        line + "; places: a range such as 2-4 where the evidence cannot tell an entrant "
+        "from its neighbours at 95%"
     )
 
 
@@ -347,7 +392,7 @@ def about_lines(about: TableAbout, markdown: bool = False) -> list[str]:
             f"{stored} of {scheduled} matches stored: the league is not finished; "
             f"{resume} resumes it"
         )
-    return [first, second]
+    return [first, second, safe(feeding_line(about.get("rate_by")))]
 
 
 def render(

@@ -1,14 +1,15 @@
 """Head-to-head margins of every pair of entrants, and the places they cannot separate.
 
-`arena compare A B` answers one pair; a league page shows them all at once (the
-crosstable) and groups neighbouring places whose interval contains zero, so nobody
-reads a gap of two places as a difference the matches have not shown.
+`arena compare A B` shows one pair; a league page shows them all at once (the
+crosstable). Whether two entrants are separated is not read from these alone (pairs
+that rarely met have wide intervals): `arena.league.standings.places` decides it from every game
+that bears on them.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from arena.league.definition.records import MatchOutcome
@@ -51,18 +52,3 @@ def _negated(interval: Interval) -> Interval:
     low = None if interval.high is None else -interval.high
     high = None if interval.low is None else -interval.low
     return Interval(-interval.mean, low, high, interval.n)
-
-
-def tied_groups(order: Sequence[str], pairs: dict[tuple[str, str], Pairing]) -> list[int]:
-    """For the table in `order` (best first), each place's group number (from 1): a
-    place joins its upper neighbour's group unless their head-to-head interval is clear
-    of zero (neighbours that never met, or met too little to say, stay together)."""
-    groups: list[int] = []
-    for i, name in enumerate(order):
-        if i == 0:
-            groups.append(1)
-            continue
-        pairing = pairs.get((order[i - 1], name))
-        apart = pairing is not None and pairing.separated
-        groups.append(groups[-1] + 1 if apart else groups[-1])
-    return groups

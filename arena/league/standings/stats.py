@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from arena.league.standings.ratings import MatchOutcome
+from arena.league.definition.records import MatchOutcome
 
 
 def _betacf(a: float, b: float, x: float) -> float:

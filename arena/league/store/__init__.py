@@ -17,6 +17,7 @@ from arena.league.store.reads import (
     league_facts,
     league_id_by_name,
     league_record,
+    league_settings,
     load_outcomes,
     match_records,
     played_games,
@@ -39,6 +40,7 @@ from arena.league.store.writes import (
     ensure_league,
     mark_in_flight,
     replace_ratings,
+    rerate_league,
     store_match,
 )
 
@@ -58,6 +60,7 @@ __all__ = [
     "league_facts",
     "league_id_by_name",
     "league_record",
+    "league_settings",
     "load_outcomes",
     "mark_in_flight",
     "match_records",
@@ -67,6 +70,7 @@ __all__ = [
     "open_db",
     "open_existing",
     "replace_ratings",
+    "rerate_league",
     "store_match",
     "stored_deal_key",
     "stored_match_indexes",

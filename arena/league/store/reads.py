@@ -44,6 +44,14 @@ def league_record(db: sqlite_utils.Database, league_id: int) -> tuple[str, Locke
     return row["game"], json.loads(row["settings"])
 
 
+def league_settings(db: sqlite_utils.Database) -> list[tuple[int, str, LockedSettings]]:
+    """Every league of the database: its id, name and the settings it is stored with."""
+    return [
+        (row["id"], row["name"], json.loads(row["settings"]))
+        for row in db.query("SELECT id, name, settings FROM leagues ORDER BY id")
+    ]
+
+
 def league_facts(db: sqlite_utils.Database, league_id: int) -> dict[str, Any]:
     """What a table says about its league: name, game, settings, file, the matches
     scheduled (None when not recorded), the matches stored, and when the last was."""

@@ -10,7 +10,7 @@ import functools
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 import sqlite_utils
@@ -158,6 +158,12 @@ def _grown(
             "the stored matches: restore it, or give the league a new name (or use "
             "another --db). A league can grow: add entrants at the end, or more rounds "
             "or matches."
+            + (
+                " The stored league's ratings can be rated again by the default feeding "
+                "with `arena upgrade --rerate`."
+                if key == "rate_by"
+                else ""
+            )
         )
     old, new = stored["entrants"], settings["entrants"]
     if new[: len(old)] != old:
@@ -402,6 +408,23 @@ def replace_ratings(
 ) -> None:
     """Rewrite a league's rating history (it is a pure function of the stored results)."""
     with immediate(db):
+        db.execute("DELETE FROM ratings WHERE league_id = ?", [league_id])
+        db["ratings"].insert_all({"league_id": league_id, **row} for row in rows)
+
+
+@_writing("the ratings")
+def rerate_league(
+    db: sqlite_utils.Database,
+    league_id: int,
+    settings: Mapping[str, Any],
+    rows: Iterable[dict[str, Any]],
+) -> None:
+    """A league rated again (`arena upgrade --rerate`): its stored settings (which say
+    how it is rated) and its rating history replaced together, in one transaction."""
+    with immediate(db):
+        db.execute(
+            "UPDATE leagues SET settings = ? WHERE id = ?", [json.dumps(settings), league_id]
+        )
         db.execute("DELETE FROM ratings WHERE league_id = ?", [league_id])
         db["ratings"].insert_all({"league_id": league_id, **row} for row in rows)
 
