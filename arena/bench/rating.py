@@ -112,7 +112,7 @@ def play_ladder_league(
     for i, names in enumerate(ladder_tables(ladder, seed, matches)):
         names = list(names)
         table = [players[n] for n in names]
-        result = play_match(game, table, names, f"{seed}/{i}", options)
+        result = play_match(game, table, names, f"{seed}/{i}", options=options)
         outcome = MatchOutcome(i, names)
         for rotation, (seating, played) in enumerate(
             zip(result.seatings, result.games, strict=True)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from arena.errors import ConfigError
-from arena.league.definition.config import Ratings
+from arena.league.definition.config import RATE_BY_DEFAULT, Ratings
 from arena.league.reports.table import league_rows
 from arena.league.running.runner import run_league
 from arena.league.standings.ratings import Rater, rate_prefix
@@ -94,7 +94,7 @@ def test_a_new_entrant_meets_every_table_it_belongs_to_and_the_ratings_are_recom
     )  # every match's seed is its index's
     database = open_existing(db)
     try:
-        rater = Rater(Ratings(), [*old, "f"], "deal", 1)
+        rater = Rater(Ratings(), [*old, "f"], RATE_BY_DEFAULT, 1)
         rate_prefix(load_outcomes(database, 1), rater)
         rows = {r["name"]: (r["mu"], r["sigma"]) for r in league_rows(database, 1)}
     finally:
