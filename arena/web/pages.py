@@ -59,6 +59,10 @@ def leagues_page(db: sqlite_utils.Database) -> dict[str, Any]:
     return {"title": "Leagues", "leagues": leagues}
 
 
+PAGE_COLUMNS = tuple(c for c in COLUMNS if c.key != "place_range")
+"""`arena table`'s columns as the page shows them: its place cell shows the range."""
+
+
 def _in_flight(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any]]:
     """The league's matches being played now by a run that is still alive (a killed
     run's rows stay until the next run of the league clears them)."""
@@ -89,7 +93,7 @@ def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
                 "group": group,
                 "place": place,
                 "colour": colours.get(row["name"], "#333"),
-                "cells": [_table_cell(key, row[key], summary) for key, _ in COLUMNS],
+                "cells": [_table_cell(key, row[key], summary) for key, _ in PAGE_COLUMNS],
             }
         )
     return {
@@ -105,7 +109,7 @@ def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
         ],
         "about": about,
         "about_lines": about_lines(about),
-        "columns": [title for _, title in COLUMNS],
+        "columns": [title for _, title in PAGE_COLUMNS],
         "table": table,
         "rating_chart": rating_chart(
             site_reads.rating_history(db, league_id), order, colours=colours
