@@ -131,6 +131,10 @@ def render_games(rows: Sequence[dict[str, Any]], fmt: TextOrJson) -> str:
     )
 
 
+MAX_GAME_ID = 2**63 - 1  # SQLite's largest integer: no stored id is larger
+MAX_TARGET_CHARS = 4096  # PATH_MAX: no longer path can be opened
+
+
 def replay_report(
     target: str,
     db_path: Path,
@@ -146,6 +150,16 @@ def replay_report(
     if seat is None and (deal is not None or decision is not None):
         raise ConfigError(
             "--deal and --decision choose among one seat's decisions: give --seat too"
+        )
+    if len(target) > MAX_TARGET_CHARS:
+        raise ConfigError(
+            f"the replay to show is {len(target):,} characters long, more than "
+            f"{MAX_TARGET_CHARS}: give a game id (`arena games` lists them) or a file's path"
+        )
+    if target.isdigit() and int(target) > MAX_GAME_ID:  # more than SQLite holds
+        raise ConfigError(
+            f"no game {target[:24]}{'...' if len(target) > 24 else ''} in {db_path}: "
+            f"game ids are at most {MAX_GAME_ID}; `arena games --db {db_path}` lists them"
         )
     if target.isdigit() and not Path(target).exists():
         db = store.open_existing(db_path)
