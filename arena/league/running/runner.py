@@ -145,6 +145,7 @@ def run_league(
         allow_broken=allow_broken,
         lifecycle=lifecycle,
         cluster=cluster or config.cluster,
+        cluster_source="--cluster" if cluster else f"{config.path}: [cluster] address",
     )
     with league_lock(db_path, config.name):
         return _run(config, db_path, run)
@@ -162,6 +163,7 @@ class _RunOptions:
     allow_broken: bool
     lifecycle: Lifecycle
     cluster: str
+    cluster_source: str = "--cluster"  # where the address came from, for messages
 
 
 def _run(config: LeagueConfig, db_path: Path, run: _RunOptions) -> RunSummary:
@@ -181,7 +183,7 @@ def _run(config: LeagueConfig, db_path: Path, run: _RunOptions) -> RunSummary:
         db.close()
         return summary
     try:
-        executor = open_executor(run.cluster, run.workers)  # a cluster not there: say so now
+        executor = open_executor(run.cluster, run.workers, run.cluster_source)  # a cluster not there: say so now
         if source.pending:
             try:
                 _preflight(source, run)
