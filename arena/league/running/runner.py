@@ -183,7 +183,8 @@ def _run(config: LeagueConfig, db_path: Path, run: _RunOptions) -> RunSummary:
         db.close()
         return summary
     try:
-        executor = open_executor(run.cluster, run.workers, run.cluster_source)  # a cluster not there: say so now
+        # a cluster not there: say so now
+        executor = open_executor(run.cluster, run.workers, run.cluster_source)
         if source.pending:
             try:
                 _preflight(source, run)

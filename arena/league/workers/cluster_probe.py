@@ -44,8 +44,8 @@ def probe(address: str, source: str) -> Any:
     except OSError as err:
         raise ConfigError(
             f"{source} {address}: no Dask scheduler answers there (nothing accepts a "
-            f"connection within {CONNECT_SECONDS:.0f} s: {err}); start a scheduler with `dask scheduler` and "
-            "workers with `dask worker ADDRESS` (docs/cluster.md)"
+            f"connection within {CONNECT_SECONDS:.0f} s: {err}); start a scheduler with "
+            "`dask scheduler` and workers with `dask worker ADDRESS` (docs/cluster.md)"
         ) from None
     with conn:
         if scheme == "tls":
@@ -100,7 +100,7 @@ def _security(address: str, source: str) -> Any:
             f"none are set: set {', '.join(TLS_OPTIONS)} (the CA that signed the "
             "scheduler's certificate, this machine's certificate and its key; or "
             "distributed.comm.tls in a Dask config file), or give a tcp:// address "
-            "(docs/cluster.md, \"TLS\")"
+            '(docs/cluster.md, "TLS")'
         )
     return security
 

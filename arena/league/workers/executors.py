@@ -224,9 +224,7 @@ class ClusterExecutor:
         self.client.close()
 
 
-def open_executor(
-    cluster: str | None, workers: int, source: str = "--cluster"
-) -> MatchExecutor:
+def open_executor(cluster: str | None, workers: int, source: str = "--cluster") -> MatchExecutor:
     """The cluster's executor when `cluster` names a scheduler, else `workers` local
     worker processes."""
     return ClusterExecutor(cluster, source) if cluster else LocalExecutor(workers)
