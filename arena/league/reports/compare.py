@@ -33,7 +33,9 @@ def compare(
         if a in m.entrants and b in m.entrants
     ]
     interval = mean_interval(samples, level)
-    if interval.low is None or interval.high is None:
+    if not samples:  # issue 27 finding 10: no margin at all, not a margin of zero
+        verdict = f"{a} and {b} never met: no match holds both, so there is no margin"
+    elif interval.low is None or interval.high is None:
         verdict = "too few shared matches to say (at least 2 are needed)"
     elif interval.low > 0:
         verdict = f"{a} is better than {b}"
@@ -44,7 +46,7 @@ def compare(
     return {
         "a": a,
         "b": b,
-        "margin": round(interval.mean, 2),
+        "margin": round(interval.mean, 2) if samples else None,
         "margin_ci": [
             None if interval.low is None else round(interval.low, 2),
             None if interval.high is None else round(interval.high, 2),
@@ -57,6 +59,9 @@ def compare(
 
 def render_comparison(result: dict[str, Any]) -> str:
     low, high = result["margin_ci"]
+    if result["margin"] is None:
+        head = f"{result['a']} over {result['b']}: no margin, 0 matches both played"
+        return f"{head}\n{result['verdict']}"
     ci = "n/a" if low is None else f"[{low:+.1f}, {high:+.1f}]"
     return (
         f"{result['a']} over {result['b']}: {result['margin']:+.2f} points per game, "
