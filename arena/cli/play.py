@@ -183,6 +183,13 @@ def play(
             f"deal key {run.key}: `--deal-key {run.key} --seed {seed}` deals these cards again",
             err=True,
         )
+    if run.overloads:
+        typer.echo(
+            f"warning: {_count(run.overloads, 'timeout')} came from this machine being too "
+            "busy, not from the bots (not charged to them): give a longer --move-timeout, "
+            "or run fewer things at once",
+            err=True,
+        )
     if fail_on_fault and run.faults:
         typer.echo(
             f"exit code {FAULT_EXIT_CODE} (--fail-on-fault): {_count(run.faults, 'fault')} in "
@@ -242,9 +249,17 @@ def _game_text(played: GamePlayed) -> str:
         f"  fault: {players[f.seat]} deal {f.deal} decision {f.decision} {f.kind}: "
         + f.detail
         + f.log_note()
+        + (OVERLOAD_NOTE if f.overload else "")
         for f in result.faults
     ]
     return "\n".join(lines)
+
+
+OVERLOAD_NOTE = (
+    "; not charged to the bot (not counted toward --max-faults or --fail-on-fault): the "
+    "machine was too busy to serve this --move-timeout; give a longer --move-timeout, or "
+    "run fewer things at once"
+)
 
 
 def _match_line(played: MatchPlayed) -> str:
