@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from arena.bots.confinement.sandbox import Sandbox, sandbox_notice
-from arena.bots.remote.settings import RemoteSettings, TransportKind
+from arena.bots.remote.settings import RemoteSettings, TransportKind, move_timeout_warning
 from arena.cli.base import (
     FAULT_EXIT_CODE,
     TRIX,
@@ -143,6 +143,10 @@ def play(
     from arena.bots.sessions import MatchPlayed, SessionRequest
     from arena.league.running.play_run import play_games
 
+    if any(not spec.startswith("builtin:") for spec in bots):
+        said = move_timeout_warning(move_timeout, "--move-timeout")
+        if said:
+            typer.echo(said, err=True)
     request = SessionRequest(
         specs=tuple(bots),
         game=game,

@@ -27,6 +27,28 @@ SECONDS_RANGES: dict[str, tuple[float, float, str]] = {
 }
 
 
+# The shortest move_timeout a started bot is served reliably on this project's machine
+# (docs/leagues.md, "Time limits"): one decision's round trip to a Python bot over gRPC
+# on loopback takes about 1 ms on an idle core, but a league runs a worker per core
+# beside the bots, and a core busy with another process can keep a bot from running for
+# tens of milliseconds. Below this floor an honest bot collects timeouts it did not
+# cause, so a shorter limit is warned about (not refused: a test of timeouts may want it).
+MOVE_TIMEOUT_FLOOR = 0.05
+
+
+def move_timeout_warning(value: float, source: str) -> str | None:
+    """One line to print when `value` (from `source`: `--move-timeout`, or the league
+    file's `[limits] move_timeout`) is below MOVE_TIMEOUT_FLOOR, else None."""
+    if value >= MOVE_TIMEOUT_FLOOR:
+        return None
+    return (
+        f"warning: {source} {value:g} s is below {MOVE_TIMEOUT_FLOOR:g} s, the shortest "
+        "decision time this arena serves reliably: an honest bot will time out through no "
+        "fault of its own when another process holds its core (docs/leagues.md, \"Time "
+        f"limits\"); give {MOVE_TIMEOUT_FLOOR:g} or more"
+    )
+
+
 class Clock(StrEnum):
     """What a decision's time limit is on: the wall clock, or the bot's CPU time."""
 

@@ -24,6 +24,7 @@ import sqlite_utils
 from arena.bots.confinement.sandbox import SandboxMode
 from arena.bots.confinement.sandbox import sandbox_notice as bot_sandbox_notice
 from arena.bots.process import run_log_folder
+from arena.bots.remote.settings import move_timeout_warning
 from arena.bots.spec import slug
 from arena.errors import ConfigError, StorageError
 from arena.league.definition.config import LeagueConfig, load_league
@@ -133,6 +134,12 @@ def run_league(
     faults)."""
     config = load_league(config_path)
     said = sandbox_notice(config)  # refuses here, before anything runs, if it cannot be had
+    if said and notice:
+        notice(said)
+    started = any(not e.bot.startswith("builtin:") for e in config.entrants)
+    said = started and move_timeout_warning(
+        config.limits.move_timeout, f"{config.path}: [limits] move_timeout"
+    )
     if said and notice:
         notice(said)
     db_path = Path(db_path) if db_path else default_db_path(config)
