@@ -29,8 +29,8 @@ def test_finding_8_arena_play_warns_of_a_move_timeout_below_the_floor() -> None:
             "--sandbox", "off", "--move-timeout", "0.001", "--startup-timeout", "0.1"]  # fmt: skip
     result = runner.invoke(app, argv)
     assert "warning: --move-timeout 0.001 s is below 0.05 s" in result.output
-    quiet = runner.invoke(app, ["play", "builtin:random", "builtin:first", "builtin:random",
-                                "builtin:first", "--games", "1", "--move-timeout", "0.001"])  # fmt: skip
+    builtins = ["builtin:random", "builtin:first"] * 2
+    quiet = runner.invoke(app, ["play", *builtins, "--games", "1", "--move-timeout", "0.001"])
     assert quiet.exit_code == 0 and "below 0.05 s" not in quiet.output
 
 
