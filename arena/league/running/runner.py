@@ -21,7 +21,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from arena.bots.confinement.sandbox import SandboxMode
+from arena.bots.confinement.sandbox import SandboxMode, fitted_notes
 from arena.bots.confinement.sandbox import sandbox_notice as bot_sandbox_notice
 from arena.bots.process import run_log_folder
 from arena.bots.remote.settings import move_timeout_warning
@@ -141,6 +141,8 @@ def run_league(
         config.limits.move_timeout, f"{config.path}: [limits] move_timeout"
     )
     if said and notice:
+        notice(said)
+    for said in fitted_notes(config.limits.bot) if started and notice else ():
         notice(said)
     db_path = Path(db_path) if db_path else default_db_path(config)
     run = _RunOptions(
