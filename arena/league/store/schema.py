@@ -322,7 +322,7 @@ def open_db(path: str | Path, migrated: bool = True) -> sqlite_utils.Database:
             migrate(db)
     except sqlite3.DatabaseError as err:
         db.close()
-        raise _diagnosed(path, err, writing=True) from None
+        raise diagnosed(path, err, writing=True) from None
     except (ConfigError, SchemaError, StorageError):
         db.close()
         raise
@@ -360,7 +360,7 @@ def _locked(err: sqlite3.Error) -> bool:
     return "locked" in text or "busy" in text
 
 
-def _diagnosed(path: Path, err: sqlite3.Error, writing: bool) -> ArenaError:
+def diagnosed(path: Path, err: sqlite3.Error, writing: bool) -> ArenaError:
     """The error to give for a database SQLite failed on, said as what it is: locked by
     another process, read-only, in a folder that cannot be opened, damaged, or not a
     league database at all (the advice differs for each)."""
@@ -425,7 +425,7 @@ def open_existing(path: str | Path) -> sqlite_utils.Database:
         _check_version(db, path, tables)
         version = _version(db)
     except sqlite3.DatabaseError as err:
-        raise _diagnosed(path, err, writing=False) from None
+        raise diagnosed(path, err, writing=False) from None
     latest = MIGRATIONS[-1][0]
     if version < latest:
         db.close()
