@@ -217,9 +217,9 @@ def _bounded(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_every_command_is_walked() -> None:
     names = {" ".join(n) for n in COMMANDS}
-    for expected in ("run", "play", "table", "compare", "games", "faults", "replay", "serve",
-                     "report", "upgrade", "check-bot", "demo", "league key", "bench engine"):  # fmt: skip
-        assert expected in names
+    expected = ["run", "play", "table", "compare", "games", "faults", "replay", "serve"]
+    expected += ["report", "upgrade", "check-bot", "demo", "league key", "bench engine"]
+    assert set(expected) <= names
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS), ids=" ".join)
