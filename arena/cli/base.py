@@ -137,7 +137,8 @@ TimeBank = Annotated[
 GameTime = Annotated[
     float,
     typer.Option(
-        help="Seconds a bot may think in one game, in all (game_time); 0: no such budget. "
+        help="Seconds a bot may think in one game, in all (game_time; default 120, "
+        "docs/leagues.md says why); 0: no such budget. "
         "Once it is spent, the bot's seat plays fallback moves for the rest of the game."
     ),
 ]

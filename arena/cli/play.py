@@ -10,7 +10,12 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from arena.bots.confinement.sandbox import Sandbox, sandbox_notice
-from arena.bots.remote.settings import RemoteSettings, TransportKind, move_timeout_warning
+from arena.bots.remote.settings import (
+    DEFAULT_GAME_TIME,
+    RemoteSettings,
+    TransportKind,
+    move_timeout_warning,
+)
 from arena.cli.base import (
     FAULT_EXIT_CODE,
     TRIX,
@@ -109,7 +114,7 @@ def play(
     move_timeout: MoveTimeout = 1.0,
     startup_timeout: StartupTimeout = 10.0,
     time_bank: TimeBank = 0.0,
-    game_time: GameTime = 0.0,
+    game_time: GameTime = DEFAULT_GAME_TIME,
     max_faults: Annotated[
         int, typer.Option(min=1, help="Faults in one game after which a bot only gets fallbacks.")
     ] = 5,

@@ -49,6 +49,16 @@ def move_timeout_warning(value: float, source: str) -> str | None:
     )
 
 
+# The default per-game thinking budget (docs/leagues.md, "Time limits", has the
+# measurements): the sampler at its default 200 ms a decision thought 42.4 s and 44.3 s
+# in two Trix games of 4 kingdoms (282 and 270 decisions), the greedy, random and
+# JavaScript sample bots 0.2 to 0.35 s; a bot that answers just inside move_timeout =
+# 1.0 on each of its ~280 decisions thinks about 270 s. 120 s leaves the sampler more
+# than 2.5 times its need (a machine twice as busy included) and cuts the slow bot's
+# game to about 2 minutes of its thinking; a Trianon game asks about a quarter as many.
+DEFAULT_GAME_TIME = 120.0
+
+
 class Clock(StrEnum):
     """What a decision's time limit is on: the wall clock, or the bot's CPU time."""
 
@@ -90,7 +100,7 @@ class RemoteSettings:
     # Seconds a bot may think in one game, in all (0: no such budget). With it, a bot
     # that takes nearly its whole move_timeout on every decision cannot make a game last
     # decisions x move_timeout: once its budget is spent, its seat plays fallback moves.
-    game_time: float = 0.0
+    game_time: float = DEFAULT_GAME_TIME
     # What a decision's limit is on: "wall", the time until its answer, or "cpu", the
     # CPU time its bot used for it (its cgroup's), with the wall time capped at
     # CPU_WALL_CAP x the limit so that a bot that sleeps still times out. Where the bot

@@ -26,6 +26,7 @@ from arena.bots.confinement.sandbox import (
 )
 from arena.bots.remote.settings import (
     CLOCKS,
+    DEFAULT_GAME_TIME,
     Clock,
     RemoteSettings,
     TransportKind,
@@ -692,7 +693,9 @@ def _limits(path: Path, data: Any) -> Limits:
         time_bank=lim.checked("time_bank", 0.0, lambda v: seconds_problem("time_bank", v)),
         transport=TransportKind(lim.choice("transport", TRANSPORTS, TransportKind.STREAM)),
         sandbox=SandboxMode(lim.choice("sandbox", SANDBOX_MODES, SandboxMode.ON)),
-        game_time=lim.checked("game_time", 0.0, lambda v: seconds_problem("game_time", v)),
+        game_time=lim.checked(
+            "game_time", DEFAULT_GAME_TIME, lambda v: seconds_problem("game_time", v)
+        ),
         clock=Clock(lim.choice("clock", CLOCKS, Clock.WALL)),
         bot=bot,
     )
