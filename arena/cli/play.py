@@ -85,12 +85,17 @@ def play(
         ),
     ] = None,
     games: Annotated[
-        int, typer.Option(min=1, help="How many games, seats fixed (not with --matches).")
+        int,
+        typer.Option(
+            min=1, max=1_000_000, help="How many games, seats fixed (not with --matches)."
+        ),
     ] = 1,
     matches: Annotated[
         int,
         typer.Option(
-            min=0, help="Play N seat-rotated matches instead: one game per rotation, same deals."
+            min=0,
+            max=100_000,  # a league's most matches (docs/leagues.md, "Ranges and sizes")
+            help="Play N seat-rotated matches instead: one game per rotation, same deals.",
         ),
     ] = 0,
     rules: Annotated[
