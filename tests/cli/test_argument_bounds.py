@@ -37,7 +37,6 @@ def test_finding_7_play_bounds_its_counts(option: str, value: str, bound: str) -
     [
         ["table", "--db", "x" * 5000],
         ["table", "--db", "d/" + "é" * 200],
-        ["games", "--db", "a\x00b"],
         ["upgrade", "--db", "y" * 300],
     ],
 )
@@ -45,3 +44,9 @@ def test_finding_7_paths_too_long_for_the_system_are_error_lines(argv: list[str]
     result = runner.invoke(app, argv)
     assert result.exit_code == 2, result.output
     assert result.output.startswith("error: --db: ") and "Traceback" not in result.output
+
+
+def test_finding_7_a_nul_byte_in_a_path_is_a_usage_error() -> None:
+    result = runner.invoke(app, ["games", "--db", "a\x00b"])
+    assert result.exit_code == 2 and "null byte" in result.output
+    assert "Traceback" not in result.output
