@@ -24,6 +24,7 @@ import sqlite_utils
 from arena.errors import ConfigError
 from arena.league import store
 from arena.league.store import site_reads
+from arena.league.store.schema import check_integrity
 from arena.web import pages
 from arena.web.links import ReportLinks
 from arena.web.render import render_page
@@ -44,6 +45,7 @@ def write_report(
     out = Path(out)
     _check_out(out)
     db = store.open_existing(db_path)
+    check_integrity(db, Path(db_path))  # a damaged database: refused before a page is written
     try:
         names = [league] if league else [r["name"] for r in site_reads.league_summaries(db)]
         for name in names:

@@ -211,3 +211,24 @@ def test_finding_6_a_read_only_database_is_called_read_only(tmp_path: Path) -> N
                            capture_output=True, text=True, timeout=60)  # fmt: skip
     assert probe.returncode == 2, probe.stderr
     assert "read-only" in probe.stderr and "not a league database" not in probe.stderr
+
+
+@pytest.mark.parametrize("command", ["serve", "report"])
+def test_finding_4_serve_and_report_refuse_a_damaged_database(
+    tmp_path: Path, command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import uvicorn
+
+    def served(*_args, **_kwargs) -> None:
+        raise AssertionError("the damaged database was served")
+
+    monkeypatch.setattr(uvicorn, "run", served)
+    db = tiny_db(tmp_path)
+    _checkpointed(db)
+    _damage(db)
+    out = tmp_path / "site"
+    argv = ["serve", "--port", "8"] if command == "serve" else ["report", "--out", str(out)]
+    result = runner.invoke(app, [*argv, "--db", str(db)])
+    assert result.exit_code == 2, result.output
+    assert "is damaged" in result.output and ".recover" in result.output
+    assert not out.exists()

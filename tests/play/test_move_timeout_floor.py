@@ -23,10 +23,11 @@ def test_finding_8_the_floor_is_said_with_its_figure() -> None:
     assert move_timeout_warning(MOVE_TIMEOUT_FLOOR, "--move-timeout") is None
 
 
-def test_finding_8_arena_play_warns_of_a_move_timeout_below_the_floor() -> None:
+def test_finding_8_arena_play_warns_of_a_move_timeout_below_the_floor(tmp_path: Path) -> None:
     bot = f"{sys.executable} {THINKER} 0"
     argv = ["play", bot, "builtin:first", "builtin:random", "builtin:first", "--games", "1",
-            "--sandbox", "off", "--move-timeout", "0.001", "--startup-timeout", "0.1"]  # fmt: skip
+            "--sandbox", "off", "--move-timeout", "0.001", "--startup-timeout", "0.1",
+            "--logs", str(tmp_path)]  # fmt: skip
     result = runner.invoke(app, argv)
     assert "warning: --move-timeout 0.001 s is below 0.05 s" in result.output
     builtins = ["builtin:random", "builtin:first"] * 2

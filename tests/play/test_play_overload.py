@@ -17,7 +17,7 @@ THINKER = Path(__file__).resolve().parents[1] / "bot_scripts" / "thinker_bot.py"
 
 @pytest.mark.slow
 def test_finding_15_an_overloaded_timeout_is_not_charged_in_play(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setattr(
         "arena.bots.remote.player.judge",
@@ -28,7 +28,7 @@ def test_finding_15_an_overloaded_timeout_is_not_charged_in_play(
         app,
         ["play", slow, "builtin:first", "builtin:random", "builtin:first", "--games", "1",
          "--move-timeout", "0.1", "--max-faults", "1", "--fail-on-fault", "--sandbox", "off",
-         "--seed", "5"],
+         "--seed", "5", "--logs", str(tmp_path)],
     )  # fmt: skip
     assert "the machine was overloaded" in result.output, result.output
     assert "not charged to the bot" in result.output
