@@ -9,6 +9,7 @@ traceback. Choices are enums, so typer checks them and lists them in `--help`.
 from __future__ import annotations
 
 import functools
+import sqlite3
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
@@ -66,10 +67,25 @@ def command(
     def register(function: F) -> F:
         @functools.wraps(function)
         def run(*args: Any, **kwargs: Any) -> Any:
+            for key, value in kwargs.items():
+                problem = path_problem(value)
+                if problem:
+                    fail(f"--{key.replace('_', '-')}: {problem}")
             try:
                 return function(*args, **kwargs)
             except ArenaError as err:
                 fail(str(err))
+            except sqlite3.DatabaseError as err:  # met while reading, after the opening
+                from arena.league.store.schema import diagnosed
+
+                fail(str(diagnosed(Path(kwargs.get("db") or "the database"), err, writing=False)))
+            except OSError as err:
+                if err.filename is None:
+                    raise  # not about a path the user gave: a bug, with its traceback
+                fail(
+                    f"{err.filename}: {err.strerror or err}: give a path this user can "
+                    "reach (docs/leagues.md, \"Paths\")"
+                )
             except KeyboardInterrupt:
                 if not interrupted:
                     raise
@@ -80,6 +96,30 @@ def command(
         return function
 
     return register
+
+
+MAX_PATH_CHARS = 4096  # Linux's PATH_MAX: no longer path can be opened
+MAX_NAME_BYTES = 255  # NAME_MAX: the longest file or folder name, in bytes
+
+
+def path_problem(value: Any) -> str | None:
+    """Why a path argument can name no file on this system (too long, a name longer
+    than 255 bytes, a NUL byte, a name that is no valid text), or None. Checked for
+    every Path argument before a command runs, so no command meets it as an OSError."""
+    if not isinstance(value, Path):
+        return None
+    text = str(value)
+    if "\0" in text:
+        return "a path cannot hold a NUL byte"
+    if len(text) > MAX_PATH_CHARS:
+        return f"the path is {len(text):,} characters long, more than {MAX_PATH_CHARS}"
+    try:
+        longest = max((len(part.encode()) for part in value.parts), default=0)
+    except UnicodeEncodeError:
+        return "the path is not valid text (it holds a lone surrogate)"
+    if longest > MAX_NAME_BYTES:
+        return f"a name in the path is {longest} bytes long, more than {MAX_NAME_BYTES}"
+    return None
 
 
 # -- options several commands take -----------------------------------------------------
@@ -97,7 +137,8 @@ TimeBank = Annotated[
 GameTime = Annotated[
     float,
     typer.Option(
-        help="Seconds a bot may think in one game, in all (game_time); 0: no such budget. "
+        help="Seconds a bot may think in one game, in all (game_time; default 120, "
+        "docs/leagues.md says why); 0: no such budget. "
         "Once it is spent, the bot's seat plays fallback moves for the rest of the game."
     ),
 ]

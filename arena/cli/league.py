@@ -37,7 +37,12 @@ def run(
         Path | None, typer.Option(help="The database (default: arena.db beside the league file).")
     ] = None,
     workers: Annotated[
-        int | None, typer.Option(min=1, help="Parallel worker processes (default: one per core).")
+        int | None,
+        typer.Option(
+            min=1,
+            max=1024,  # more processes than a machine of 1,024 cores could use is a typo
+            help="Parallel worker processes (default: one per core).",
+        ),
     ] = None,
     until_separated: Annotated[
         bool,

@@ -10,7 +10,12 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from arena.bots.confinement.sandbox import Sandbox, sandbox_notice
-from arena.bots.remote.settings import RemoteSettings, TransportKind
+from arena.bots.remote.settings import (
+    DEFAULT_GAME_TIME,
+    RemoteSettings,
+    TransportKind,
+    move_timeout_warning,
+)
 from arena.cli.base import (
     FAULT_EXIT_CODE,
     TRIX,
@@ -80,12 +85,17 @@ def play(
         ),
     ] = None,
     games: Annotated[
-        int, typer.Option(min=1, help="How many games, seats fixed (not with --matches).")
+        int,
+        typer.Option(
+            min=1, max=1_000_000, help="How many games, seats fixed (not with --matches)."
+        ),
     ] = 1,
     matches: Annotated[
         int,
         typer.Option(
-            min=0, help="Play N seat-rotated matches instead: one game per rotation, same deals."
+            min=0,
+            max=100_000,  # a league's most matches (docs/leagues.md, "Ranges and sizes")
+            help="Play N seat-rotated matches instead: one game per rotation, same deals.",
         ),
     ] = 0,
     rules: Annotated[
@@ -109,7 +119,7 @@ def play(
     move_timeout: MoveTimeout = 1.0,
     startup_timeout: StartupTimeout = 10.0,
     time_bank: TimeBank = 0.0,
-    game_time: GameTime = 0.0,
+    game_time: GameTime = DEFAULT_GAME_TIME,
     max_faults: Annotated[
         int, typer.Option(min=1, help="Faults in one game after which a bot only gets fallbacks.")
     ] = 5,
@@ -143,6 +153,10 @@ def play(
     from arena.bots.sessions import MatchPlayed, SessionRequest
     from arena.league.running.play_run import play_games
 
+    if any(not spec.startswith("builtin:") for spec in bots):
+        said = move_timeout_warning(move_timeout, "--move-timeout")
+        if said:
+            typer.echo(said, err=True)
     request = SessionRequest(
         specs=tuple(bots),
         game=game,
@@ -181,6 +195,13 @@ def play(
     if deal_key is None and not run.stored and not as_json:
         typer.echo(
             f"deal key {run.key}: `--deal-key {run.key} --seed {seed}` deals these cards again",
+            err=True,
+        )
+    if run.overloads:
+        typer.echo(
+            f"warning: {_count(run.overloads, 'timeout')} came from this machine being too "
+            "busy, not from the bots (not charged to them): give a longer --move-timeout, "
+            "or run fewer things at once",
             err=True,
         )
     if fail_on_fault and run.faults:
@@ -242,9 +263,17 @@ def _game_text(played: GamePlayed) -> str:
         f"  fault: {players[f.seat]} deal {f.deal} decision {f.decision} {f.kind}: "
         + f.detail
         + f.log_note()
+        + (OVERLOAD_NOTE if f.overload else "")
         for f in result.faults
     ]
     return "\n".join(lines)
+
+
+OVERLOAD_NOTE = (
+    "; not charged to the bot (not counted toward --max-faults or --fail-on-fault): the "
+    "machine was too busy to serve this --move-timeout; give a longer --move-timeout, or "
+    "run fewer things at once"
+)
 
 
 def _match_line(played: MatchPlayed) -> str:

@@ -51,9 +51,13 @@ def serve(
     writes to the database. Read-only; Ctrl-C stops it."""
     import uvicorn
 
+    from arena.league.store.schema import check_integrity, open_existing
     from arena.web.app import check_address, make_app
     from arena.web.hardening import allowed_hosts, header_timeout_protocol
 
+    checked = open_existing(db)  # a damaged database is refused now, not as HTTP 500s
+    check_integrity(checked, db)
+    checked.close()
     app = make_app(db, live_hands, allowed_hosts(host, allowed_host or ()))
     check_address(host, port)
     typer.echo(f"serving {db} at http://{host}:{port}/ (Ctrl-C stops)", err=True)

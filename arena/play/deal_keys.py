@@ -39,11 +39,16 @@ def deal_key_problem(key: str) -> str | None:
         return (
             f"must be {MIN_KEY_DIGITS} to {MAX_KEY_DIGITS} hex digits ({KEY_BYTES * 8} to "
             f"{MAX_KEY_DIGITS * 4} bits); got {len(digits)} characters. Make one with "
-            "`python -c \"import secrets; print(secrets.token_hex(16))\"`, or leave it out "
+            '`python -c "import secrets; print(secrets.token_hex(16))"`, or leave it out '
             "and the arena makes one"
         )
     if any(c not in string.hexdigits for c in digits):
         return "must hold hex digits only (0-9, a-f)"
+    if len(digits) % 2:
+        return (
+            f"must have an even number of hex digits (two a byte); got {len(digits)}: add "
+            "or drop one digit, or leave it out and the arena makes one"
+        )
     return None
 
 

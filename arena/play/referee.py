@@ -253,7 +253,8 @@ def _moves(
                     )
             except Exception as error:  # a bot can do anything; the referee goes on
                 fault = error if isinstance(error, BotFault) else _crash_fault(error)
-                fault_counts[seat] += 1
+                if not getattr(fault, "overload", ""):  # the machine's, not the bot's
+                    fault_counts[seat] += 1
                 event = len(state.events)
                 faults.append(
                     Fault(

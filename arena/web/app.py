@@ -173,6 +173,13 @@ def check_address(host: str, port: int) -> None:
     try:
         with socket.create_server((host, port)):
             pass
+    except (TypeError, UnicodeError, ValueError):  # a host that is no name (issue 27)
+        raise ConfigError(
+            f"--host {host[:80]!r} is not a host name or address: give an address this "
+            "machine has (127.0.0.1 for this machine alone, 0.0.0.0 for every interface)"
+        ) from None
+    except OverflowError:
+        raise ConfigError(f"--port {port} must be from 0 to 65535") from None
     except OSError as err:
         raise ConfigError(
             f"cannot listen on {host}:{port} ({err.strerror or err}): give another --port, "

@@ -404,8 +404,9 @@ def test_a_table_says_its_league_game_seed_matches_time_and_version(
     part.unlink()  # the table knows the schedule's size without the league file
     lines = arena("table", "--db", str(tmp_path / "p.db"), "--format", "markdown").stdout
     assert lines.splitlines()[2] == (
-        f"2 of 5 matches stored: the league is not finished; `arena run {part}` resumes it"
-    )
+        f"2 of 5 matches stored: the league is not finished; `arena run {part} --db "
+        f"{tmp_path / 'p.db'}` resumes it (with the --cluster it ran with, if any)"
+    )  # issue 27 finding 14: the --db the resuming run needs
     shown = arena("table", "--db", str(tmp_path / "p.db"), "--format", "json")
     assert isinstance(json.loads(shown.stdout), list)  # the rows, as before
     assert "2 of 5 matches stored: the league is not finished" in shown.stderr

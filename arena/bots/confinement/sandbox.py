@@ -86,15 +86,19 @@ class SandboxLimits:
     """Resource limits for one bot and everything it starts (league `[limits]`).
 
     The defaults let Python, Node.js and JVM bots run (a JVM needs about 512 MB of data
-    and 4 GB of address space to start with its default heap).
+    and 4 GB of address space to start with its default heap). A default above the hard
+    limit the arena itself runs under (`ulimit -v` below 4096 MB, say) is lowered to
+    that limit, which no bot could exceed anyway (`fitted_notes` says so); a value a
+    league file gives is never changed, only refused when too large.
     """
 
-    processes: int = 256  # processes and threads of the bot's user (RLIMIT_NPROC)
-    open_files: int = 1024  # per process (RLIMIT_NOFILE)
-    file_size_mb: int = 64  # largest file it may write (RLIMIT_FSIZE)
-    cpu_seconds: int = 600  # CPU time per process (RLIMIT_CPU)
-    memory_mb: int = 1024  # writable private memory per process (RLIMIT_DATA)
-    address_space_mb: int = 4096  # virtual memory per process (RLIMIT_AS)
+    processes: int = field(default_factory=lambda: _fitted("processes", 256))  # RLIMIT_NPROC
+    open_files: int = field(default_factory=lambda: _fitted("open_files", 1024))  # per process
+    file_size_mb: int = field(default_factory=lambda: _fitted("file_size_mb", 64))  # largest file
+    cpu_seconds: int = field(default_factory=lambda: _fitted("cpu_seconds", 600))  # per process
+    # writable private memory per process (RLIMIT_DATA), and virtual memory (RLIMIT_AS)
+    memory_mb: int = field(default_factory=lambda: _fitted("memory_mb", 1024))
+    address_space_mb: int = field(default_factory=lambda: _fitted("address_space_mb", 4096))
     tmp_mb: int = 64  # size of its private /tmp, and again of /dev/shm
     cpus: float = 1.0  # CPU quota of the bot's cgroup, in cores (fractions allowed)
 
@@ -181,6 +185,44 @@ ARENA_CEILINGS = {  # bounds of the arena's own, whatever the kernel allows (doc
     "tmp_mb": (1 << 20, "1 TiB"),
     "cpus": (4096.0, "4096 cores"),
 }
+NOMINAL_DEFAULTS = {  # the defaults docs/sandbox.md names, before `_fitted`
+    "processes": 256, "open_files": 1024, "file_size_mb": 64, "cpu_seconds": 600,
+    "memory_mb": 1024, "address_space_mb": 4096,
+}  # fmt: skip
+
+
+def _hard_limit(key: str) -> int | None:
+    """The hard limit this process runs under for `key`, in the key's unit (None: none)."""
+    hard = resource.getrlimit(KERNEL_LIMITS[key][2])[1]
+    return None if hard == resource.RLIM_INFINITY else hard // _UNITS.get(key, 1)
+
+
+def _fitted(key: str, default: int) -> int:
+    """`default`, or the hard limit the arena runs under when that is lower (and for
+    memory_mb, never above the fitted address space)."""
+    hard = _hard_limit(key)
+    value = default if hard is None else max(1, min(default, hard))
+    if key == "memory_mb":
+        value = min(value, _fitted("address_space_mb", NOMINAL_DEFAULTS["address_space_mb"]))
+    return value
+
+
+def fitted_notes(limits: SandboxLimits) -> list[str]:
+    """A line for each limit that is below its documented default because the arena
+    runs under a lower hard limit (issue 27 finding 11): what it is here, and why."""
+    notes = []
+    for key, nominal in NOMINAL_DEFAULTS.items():
+        value = getattr(limits, key)
+        if value < nominal and value == _fitted(key, nominal):
+            words, name, _ = KERNEL_LIMITS[key]
+            notes.append(
+                f"note: {key} is {value} here, not its default {nominal}: the arena runs "
+                f"under a hard limit of {words} ({name}) that allows no more, and no bot "
+                "could be given more (docs/sandbox.md)"
+            )
+    return notes
+
+
 SMALLEST_CPUS = 0.01  # the kernel's smallest CFS quota is 1 ms a 100 ms period
 
 

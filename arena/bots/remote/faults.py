@@ -153,7 +153,10 @@ def still_busy(fault: BotFault, first: int, seconds: float) -> BotFault:
         f"(decision {first}, asked {seconds:.3f} s before this one, timed out unanswered, "
         "and nothing has come back since)"
     )
-    return BotFault(fault.kind, fault.detail + note, expected=fault.expected, got=fault.got)
+    return BotFault(
+        fault.kind, fault.detail + note, expected=fault.expected, got=fault.got,
+        overload=fault.overload,  # judged overloaded, it stays so with the note
+    )  # fmt: skip
 
 
 def wrong_decision(

@@ -27,6 +27,38 @@ SECONDS_RANGES: dict[str, tuple[float, float, str]] = {
 }
 
 
+# The shortest move_timeout a started bot is served reliably on this project's machine
+# (docs/leagues.md, "Time limits"): one decision's round trip to a Python bot over gRPC
+# on loopback takes about 1 ms on an idle core, but a league runs a worker per core
+# beside the bots, and a core busy with another process can keep a bot from running for
+# tens of milliseconds. Below this floor an honest bot collects timeouts it did not
+# cause, so a shorter limit is warned about (not refused: a test of timeouts may want it).
+MOVE_TIMEOUT_FLOOR = 0.05
+
+
+def move_timeout_warning(value: float, source: str) -> str | None:
+    """One line to print when `value` (from `source`: `--move-timeout`, or the league
+    file's `[limits] move_timeout`) is below MOVE_TIMEOUT_FLOOR, else None."""
+    if value >= MOVE_TIMEOUT_FLOOR:
+        return None
+    return (
+        f"warning: {source} {value:g} s is below {MOVE_TIMEOUT_FLOOR:g} s, the shortest "
+        "decision time this arena serves reliably: an honest bot will time out through no "
+        "fault of its own when another process holds its core (docs/leagues.md, \"Time "
+        f"limits\"); give {MOVE_TIMEOUT_FLOOR:g} or more"
+    )
+
+
+# The default per-game thinking budget (docs/leagues.md, "Time limits", has the
+# measurements): the sampler at its default 200 ms a decision thought 42.4 s and 44.3 s
+# in two Trix games of 4 kingdoms (282 and 270 decisions), the greedy, random and
+# JavaScript sample bots 0.2 to 0.35 s; a bot that answers just inside move_timeout =
+# 1.0 on each of its ~280 decisions thinks about 270 s. 120 s leaves the sampler more
+# than 2.5 times its need (a machine twice as busy included) and cuts the slow bot's
+# game to about 2 minutes of its thinking; a Trianon game asks about a quarter as many.
+DEFAULT_GAME_TIME = 120.0
+
+
 class Clock(StrEnum):
     """What a decision's time limit is on: the wall clock, or the bot's CPU time."""
 
@@ -68,7 +100,7 @@ class RemoteSettings:
     # Seconds a bot may think in one game, in all (0: no such budget). With it, a bot
     # that takes nearly its whole move_timeout on every decision cannot make a game last
     # decisions x move_timeout: once its budget is spent, its seat plays fallback moves.
-    game_time: float = 0.0
+    game_time: float = DEFAULT_GAME_TIME
     # What a decision's limit is on: "wall", the time until its answer, or "cpu", the
     # CPU time its bot used for it (its cgroup's), with the wall time capped at
     # CPU_WALL_CAP x the limit so that a bot that sleeps still times out. Where the bot

@@ -26,6 +26,7 @@ from arena.bots.confinement.sandbox import (
 )
 from arena.bots.remote.settings import (
     CLOCKS,
+    DEFAULT_GAME_TIME,
     Clock,
     RemoteSettings,
     TransportKind,
@@ -35,6 +36,7 @@ from arena.bots.remote.settings import (
 from arena.errors import ConfigError
 from arena.games import GAMES, get_game
 from arena.games.base import Game
+from arena.league.definition.names import nfc, shows
 from arena.league.definition.schedule import SCHEDULES, Schedule
 from arena.play.deal_keys import deal_key_problem, normal_key
 from arena.play.matches import Rotations
@@ -348,7 +350,7 @@ def check_entrant_name(name: str, what: str = "entrant") -> str | None:
         return f"{shown(name)} must not be dots alone: a web address cannot hold it"
     if name != name.strip():
         return f"{shown(name)} must not begin or end with spaces"
-    bad = next((ch for ch in name if not ch.isprintable()), None)
+    bad = next((ch for ch in name if not shows(ch)), None)
     if bad is not None:
         return f"{shown(name)} must be printable text: it holds the control character {bad!r}"
     if "|" in name:
@@ -486,7 +488,7 @@ class _LeagueTable:
 def _league_table(league: _Reader) -> _LeagueTable:
     """The `[league]` table's keys, each checked alone (and the keys the schedule does
     not read refused)."""
-    name = league.text("name", None, "the league's name (a string)")
+    name = nfc(league.text("name", None, "the league's name (a string)"))
     problem = check_entrant_name(name, "league")
     if problem:
         league.fail("name", problem)
@@ -516,6 +518,7 @@ def _league_table(league: _Reader) -> _LeagueTable:
     for candidate in candidates:
         if not isinstance(candidate, str):
             league.fail("candidates", f"must be a list of entrant names; got {shown(candidate)}")
+    candidates = [nfc(c) for c in candidates]
     rotations = Rotations(league.choice("rotations", ROTATIONS, Rotations.CYCLIC))
     rate_by = RateBy(league.choice("rate_by", RATE_BY, RATE_BY_DEFAULT))
     forfeit = league.integer("forfeit_faults", 1, 1, FAULTS_WHAT, MAX_FAULTS)
@@ -578,7 +581,7 @@ def _entrants(
     for i, raw in enumerate(raw_entrants, start=1):
         ent = _Reader(path, f"entrant {i}", raw, {"name", "bot"})
         entrant = Entrant(
-            ent.get("name", str, None, "the entrant's name (a string)"),
+            nfc(ent.get("name", str, None, "the entrant's name (a string)")),
             ent.get("bot", str, None, "a bot spec: builtin:NAME, grpc:... or a command"),
         )
         problem = check_entrant_name(entrant.name)
@@ -591,7 +594,12 @@ def _entrants(
     seen: set[str] = set()
     for entrant_name in (e.name for e in entrants):
         if entrant_name in seen:
-            top.fail("[[entrant]]", f"names must be unique; {shown(entrant_name)} appears twice")
+            top.fail(
+                "[[entrant]]",
+                f"names must be unique; {shown(entrant_name)} appears twice (names are "
+                "compared in Unicode's NFC form, so one written with a combining accent and "
+                "one with the accented letter are the same name)",
+            )
         seen.add(entrant_name)
     if len(entrants) < seats:
         top.fail(
@@ -687,7 +695,9 @@ def _limits(path: Path, data: Any) -> Limits:
         time_bank=lim.checked("time_bank", 0.0, lambda v: seconds_problem("time_bank", v)),
         transport=TransportKind(lim.choice("transport", TRANSPORTS, TransportKind.STREAM)),
         sandbox=SandboxMode(lim.choice("sandbox", SANDBOX_MODES, SandboxMode.ON)),
-        game_time=lim.checked("game_time", 0.0, lambda v: seconds_problem("game_time", v)),
+        game_time=lim.checked(
+            "game_time", DEFAULT_GAME_TIME, lambda v: seconds_problem("game_time", v)
+        ),
         clock=Clock(lim.choice("clock", CLOCKS, Clock.WALL)),
         bot=bot,
     )

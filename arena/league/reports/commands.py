@@ -23,6 +23,7 @@ import sqlite_utils
 
 from arena.errors import ConfigError
 from arena.league import store
+from arena.league.definition.names import nfc
 from arena.league.reports.compare import compare, render_comparison
 from arena.league.reports.faults import fault_rows, render_faults
 from arena.league.reports.formats import TableFormat, TextOrJson, text_safe
@@ -83,15 +84,17 @@ def table_report(
         game = store.league_record(db, league_id)[0]
         rows = league_rows(db, league_id)
         if fmt in (TableFormat.TEXT, TableFormat.MARKDOWN):
-            return Report(render(rows, fmt, game, about))
-        note = "" if with_league else "\n".join(about_lines(about))
+            return Report(render(rows, fmt, game, about, db=db_path))
+        idle = [row["name"] for row in rows if row["matches"] == 0]
+        note = "" if with_league else "\n".join(about_lines(about, db=db_path, idle=idle))
         return Report(render(rows, fmt, game, about, with_league), note)
 
     return _with_league(db_path, league, build)
 
 
 def comparison_report(db_path: Path, league: str | None, *, a: str, b: str, fmt: TextOrJson) -> str:
-    """A's duplicate margin over B (`arena compare`)."""
+    """A's duplicate margin over B (`arena compare`); names as stored, in NFC form."""
+    a, b = nfc(a), nfc(b)
     result = _with_league(db_path, league, lambda db, lid: compare(db, lid, a, b))
     if fmt == TextOrJson.JSON:
         return json.dumps(result)
@@ -131,6 +134,10 @@ def render_games(rows: Sequence[dict[str, Any]], fmt: TextOrJson) -> str:
     )
 
 
+MAX_GAME_ID = 2**63 - 1  # SQLite's largest integer: no stored id is larger
+MAX_TARGET_CHARS = 4096  # PATH_MAX: no longer path can be opened
+
+
 def replay_report(
     target: str,
     db_path: Path,
@@ -146,6 +153,16 @@ def replay_report(
     if seat is None and (deal is not None or decision is not None):
         raise ConfigError(
             "--deal and --decision choose among one seat's decisions: give --seat too"
+        )
+    if len(target) > MAX_TARGET_CHARS:
+        raise ConfigError(
+            f"the replay to show is {len(target):,} characters long, more than "
+            f"{MAX_TARGET_CHARS}: give a game id (`arena games` lists them) or a file's path"
+        )
+    if target.isdigit() and int(target) > MAX_GAME_ID:  # more than SQLite holds
+        raise ConfigError(
+            f"no game {target[:24]}{'...' if len(target) > 24 else ''} in {db_path}: "
+            f"game ids are at most {MAX_GAME_ID}; `arena games --db {db_path}` lists them"
         )
     if target.isdigit() and not Path(target).exists():
         db = store.open_existing(db_path)

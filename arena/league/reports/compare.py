@@ -34,8 +34,13 @@ def compare(
     samples = [head_to_head(m, a, b) for m in matches if a in m.entrants and b in m.entrants]
     direct = mean_interval(samples, level)
     fitted = evidence(matches, known).difference(a, b, level)
+    met = bool(samples)  # issue 27 finding 10: never met is no head-to-head margin, not 0
     if fitted.low is None or fitted.high is None:
-        verdict = "too few matches to say (at least 2 bearing on them are needed)"
+        verdict = (
+            "too few matches to say (at least 2 bearing on them are needed)"
+            if met or fitted.n
+            else f"{a} and {b} never met, and no match bears on both: there is no margin"
+        )
     elif fitted.low > 0:
         verdict = f"{a} is better than {b}"
     elif fitted.high < 0:
@@ -45,13 +50,13 @@ def compare(
     return {
         "a": a,
         "b": b,
-        "margin": round(fitted.mean, 2),
+        "margin": None if fitted.low is None and not met else round(fitted.mean, 2),
         "margin_ci": _ci(fitted),
         "level": level,
         "matches": direct.n,
         "evidence_matches": fitted.n,
         "head_to_head": {
-            "margin": round(direct.mean, 2),
+            "margin": round(direct.mean, 2) if met else None,
             "margin_ci": _ci(direct),
             "matches": direct.n,
         },
@@ -72,6 +77,19 @@ def render_comparison(result: dict[str, Any]) -> str:
         return "n/a" if low is None or high is None else f"[{low:+.1f}, {high:+.1f}]"
 
     direct = result["head_to_head"]
+    if result["margin"] is None:
+        return (
+            f"{result['a']} over {result['b']}: no margin, no match bears on both; "
+            f"they never met\n{result['verdict']}"
+        )
+    if direct["margin"] is None:
+        return (
+            f"{result['a']} over {result['b']}: {result['margin']:+.2f} points per game, "
+            f"{result['level']:.0%} interval {ci(result['margin_ci'])}, from the "
+            f"{result['evidence_matches']} matches either played\n"
+            "head to head: none, they never met (no match holds both)\n"
+            f"{result['verdict']}"
+        )
     return (
         f"{result['a']} over {result['b']}: {result['margin']:+.2f} points per game, "
         f"{result['level']:.0%} interval {ci(result['margin_ci'])}, from the "

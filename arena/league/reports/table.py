@@ -14,6 +14,7 @@ import json
 import shlex
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, NamedTuple, TypedDict
 
 import sqlite_utils
@@ -23,7 +24,13 @@ from arena.games import get_game
 from arena.games.base import DealSummary, SummaryKind
 from arena.league import store
 from arena.league.definition.config import RATE_BY_DEFAULT, Ratings
-from arena.league.reports.formats import TableFormat, markdown_safe, text_safe
+from arena.league.reports.formats import (
+    TableFormat,
+    display_width,
+    markdown_safe,
+    pad,
+    text_safe,
+)
 from arena.league.standings.places import evidence, place_ranges, place_text
 from arena.league.standings.ratings import MatchOutcome, Rater, rate_prefix
 from arena.league.standings.stats import Interval, margin_samples, mean_interval
@@ -365,9 +372,20 @@ def _when(timestamp: float) -> str:
     return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-def about_lines(about: TableAbout, markdown: bool = False) -> list[str]:
+SEED_SHOWN = 40  # characters of a seed a table's header shows; a longer one is cut
+
+
+def about_lines(
+    about: TableAbout,
+    markdown: bool = False,
+    db: Path | None = None,
+    idle: Sequence[str] = (),
+) -> list[str]:
     """The lines above a text or markdown table: which league, game, seed and arena,
-    when its last match was stored, and whether it is finished (and how to resume it)."""
+    when its last match was stored, and whether it is finished (and how to resume it:
+    with `db`, the `--db` the resuming command needs). A long seed is shown cut, with
+    its length. `idle` entrants (no match stored) of a finished league get a hint:
+    they play only once the league file's `matches` (or `rounds`) grows."""
     safe = markdown_safe if markdown else text_safe
     stored, scheduled = about["matches_stored"], about["matches_scheduled"]
     last = about["last_match_at"]
@@ -376,21 +394,36 @@ def about_lines(about: TableAbout, markdown: bool = False) -> list[str]:
         if last is None
         else "last match stored " + last.replace("T", " ").replace("Z", " UTC")
     )
+    seed = str(about["seed"])
+    if len(seed) > SEED_SHOWN:
+        seed = f"{seed[: SEED_SHOWN - 10]}... ({len(seed):,} characters)"
     first = (
         f"league {safe(repr(about['name']))}: {safe(about['game'])}, "
-        f"seed {safe(str(about['seed']))}, {when}; arena {about['arena_version']}"
+        f"seed {safe(seed)}, {when}; arena {about['arena_version']}"
     )
-    resume = f"`arena run {text_safe(shlex.quote(about['file'] or 'LEAGUE.toml'))}`"
-    if scheduled is None:
+    played_by_play = about["file"] == "arena play"
+    command = f"arena run {shlex.quote(about['file'] or 'LEAGUE.toml')}"
+    if db is not None:
+        command += f" --db {shlex.quote(str(db))}"
+    resume = f"`{text_safe(command)}`"
+    if scheduled is None and played_by_play:
+        second = f"{stored} matches stored by `arena play` (a session has no schedule)"
+    elif scheduled is None:
         second = (
-            f"{stored} matches stored (the number scheduled is not recorded: {resume} records it)"
+            f"{stored} matches stored; the number scheduled is not recorded ({resume} records it)"
         )
     elif stored >= scheduled:
         second = f"{stored} of {scheduled} matches stored: the league is finished"
+        if idle and not played_by_play:
+            second += (
+                f"; {safe(', '.join(idle[:5]))}{' and others' if len(idle) > 5 else ''} "
+                "played no match: raise `matches` (or `rounds`) in the league file for "
+                f"them to play, then {resume}"
+            )
     else:
         second = (
             f"{stored} of {scheduled} matches stored: the league is not finished; "
-            f"{resume} resumes it"
+            f"{resume} resumes it (with the --cluster it ran with, if any)"
         )
     return [first, second, safe(feeding_line(about.get("rate_by")))]
 
@@ -401,6 +434,7 @@ def render(
     game: str,
     about: TableAbout | None = None,
     with_league: bool = False,
+    db: Path | None = None,
 ) -> str:
     """The table of a league of `game` (a registered game's name: its `deal_summary`
     says what the per-contract cells hold) in one of FORMATS. With `about`
@@ -425,17 +459,20 @@ def render(
     safe = markdown_safe if markdown else text_safe
     header = [c.title for c in COLUMNS]
     body = [[safe(cell(c.key, row[c.key], summary)) for c in COLUMNS] for row in rows]
-    above = about_lines(about, markdown) if about is not None else []
+    idle = [row["name"] for row in rows if row["matches"] == 0]
+    above = about_lines(about, markdown, db, idle) if about is not None else []
     if markdown:
         lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         lines += ["| " + " | ".join(cells) + " |" for cells in body]
         return "\n\n".join([*above, "\n".join(lines)])
-    widths = [
-        max(len(h), *(len(r[i]) for r in body)) if body else len(h) for i, h in enumerate(header)
+    widths = [  # display columns (wcwidth): wide and joined names align too
+        max(len(h), *(display_width(r[i]) for r in body)) if body else len(h)
+        for i, h in enumerate(header)
     ]
+
     def line(cells: Sequence[str]) -> str:
         return "  ".join(
-            text.rjust(width) if column.numeric else text.ljust(width)
+            pad(text, width, right=column.numeric)
             for column, text, width in zip(COLUMNS, cells, widths, strict=True)
         ).rstrip()
 

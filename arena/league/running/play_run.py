@@ -31,6 +31,7 @@ class PlayRun:
     series: SeriesTotals = field(default_factory=SeriesTotals)
     faults: int = 0
     faulty_games: int = 0
+    overloads: int = 0  # timeouts the machine caused: shown, not charged to the bots
     stored: str = ""  # the recorder's closing line, when the session went to a database
 
 
@@ -64,8 +65,11 @@ def play_games(
                     run.series.add(played.names, played.totals, played.games)
                     show(played, None)
                 else:
-                    run.faults += len(played.result.faults)
-                    run.faulty_games += bool(played.result.faults)
+                    # a timeout the machine caused is shown, never counted (issue 27, 15)
+                    charged = [f for f in played.result.faults if not f.overload]
+                    run.faults += len(charged)
+                    run.faulty_games += bool(charged)
+                    run.overloads += len(played.result.faults) - len(charged)
                     show(played, writer.write(played.result.replay) if writer else None)
                 if recorder is not None:
                     recorder.add(played)

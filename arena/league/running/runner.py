@@ -21,9 +21,10 @@ from pathlib import Path
 
 import sqlite_utils
 
-from arena.bots.confinement.sandbox import SandboxMode
+from arena.bots.confinement.sandbox import SandboxMode, fitted_notes
 from arena.bots.confinement.sandbox import sandbox_notice as bot_sandbox_notice
 from arena.bots.process import run_log_folder
+from arena.bots.remote.settings import move_timeout_warning
 from arena.bots.spec import slug
 from arena.errors import ConfigError, StorageError
 from arena.league.definition.config import LeagueConfig, load_league
@@ -135,6 +136,14 @@ def run_league(
     said = sandbox_notice(config)  # refuses here, before anything runs, if it cannot be had
     if said and notice:
         notice(said)
+    started = any(not e.bot.startswith("builtin:") for e in config.entrants)
+    said = started and move_timeout_warning(
+        config.limits.move_timeout, f"{config.path}: [limits] move_timeout"
+    )
+    if said and notice:
+        notice(said)
+    for said in fitted_notes(config.limits.bot) if started and notice else ():
+        notice(said)
     db_path = Path(db_path) if db_path else default_db_path(config)
     run = _RunOptions(
         workers=max(1, workers or os.cpu_count() or 1),
@@ -145,6 +154,7 @@ def run_league(
         allow_broken=allow_broken,
         lifecycle=lifecycle,
         cluster=cluster or config.cluster,
+        cluster_source="--cluster" if cluster else f"{config.path}: [cluster] address",
     )
     with league_lock(db_path, config.name):
         return _run(config, db_path, run)
@@ -162,6 +172,7 @@ class _RunOptions:
     allow_broken: bool
     lifecycle: Lifecycle
     cluster: str
+    cluster_source: str = "--cluster"  # where the address came from, for messages
 
 
 def _run(config: LeagueConfig, db_path: Path, run: _RunOptions) -> RunSummary:
@@ -181,7 +192,8 @@ def _run(config: LeagueConfig, db_path: Path, run: _RunOptions) -> RunSummary:
         db.close()
         return summary
     try:
-        executor = open_executor(run.cluster, run.workers)  # a cluster not there: say so now
+        # a cluster not there: say so now
+        executor = open_executor(run.cluster, run.workers, run.cluster_source)
         if source.pending:
             try:
                 _preflight(source, run)

@@ -9,6 +9,7 @@ is touched.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -19,7 +20,7 @@ from typing import Any
 import sqlite_utils
 
 from arena import __version__
-from arena.errors import ConfigError, SchemaError
+from arena.errors import ArenaError, ConfigError, SchemaError, StorageError
 from arena.games import get_game
 from arena.league.definition.schedule import Step, build_schedule
 from arena.play.matches import seatings
@@ -314,20 +315,80 @@ def open_db(path: str | Path, migrated: bool = True) -> sqlite_utils.Database:
         tables = db.table_names()
         if tables:
             _check_version(db, path, tables)
+            check_integrity(db, path)
         _use_wal(db)
         db.conn.execute("PRAGMA synchronous=NORMAL")  # WAL: durable at checkpoints, never torn
         if migrated:
             migrate(db)
     except sqlite3.DatabaseError as err:
         db.close()
-        raise SchemaError(
-            f"{path} is not a league database ({err}): give --db the arena.db that "
-            "`arena run` wrote, or a path where none exists yet"
-        ) from None
-    except (ConfigError, SchemaError):
+        raise diagnosed(path, err, writing=True) from None
+    except (ConfigError, SchemaError, StorageError):
         db.close()
         raise
     return db
+
+
+def check_integrity(db: sqlite_utils.Database, path: Path) -> None:
+    """SchemaError, before anything is written, when SQLite finds the file damaged
+    (`PRAGMA integrity_check`): a run that went on would store more matches into a file
+    that `replay`, `report` and `serve` then fail on. Says how to recover."""
+    try:
+        rows = db.conn.execute("PRAGMA integrity_check(5)").fetchall()
+    except sqlite3.DatabaseError as err:
+        if _locked(err):
+            raise
+        rows = [(str(err),)]
+    problems = [str(row[0]) for row in rows if str(row[0]) != "ok"]
+    if problems:
+        db.close()
+        raise SchemaError(corrupt_message(path, "; ".join(problems)[:300]))
+
+
+def corrupt_message(path: Path, detail: str) -> str:
+    """What to say of a damaged database: nothing is written, and the two ways back."""
+    return (
+        f"{path} is damaged (SQLite's integrity check: {detail}); nothing was written to "
+        f"it. Restore a backup of it, or recover what is readable into a new file with "
+        f"`sqlite3 {path} .recover | sqlite3 recovered.db` and give --db recovered.db "
+        "(`arena upgrade --db recovered.db` checks it)"
+    )
+
+
+def _locked(err: sqlite3.Error) -> bool:
+    text = str(err).lower()
+    return "locked" in text or "busy" in text
+
+
+def diagnosed(path: Path, err: sqlite3.Error, writing: bool) -> ArenaError:
+    """The error to give for a database SQLite failed on, said as what it is: locked by
+    another process, read-only, in a folder that cannot be opened, damaged, or not a
+    league database at all (the advice differs for each)."""
+    text = str(err).lower()
+    if _locked(err):
+        return StorageError(
+            f"{path} is locked by another process ({err}) for longer than "
+            f"{BUSY_SECONDS:.0f} s: wait for that process (another `arena run`, or a program "
+            "holding it open) to finish, or stop it, and try again"
+        )
+    if "readonly" in text or "read-only" in text:
+        return StorageError(
+            f"{path} cannot be written ({err}): the file or its folder is read-only; "
+            "make both writable for this user, or copy the database to a writable folder "
+            "and give --db the copy"
+        )
+    if "unable to open" in text:
+        where = "folder" if path.exists() else "path"
+        return StorageError(
+            f"cannot open the league database {path} ({err}): check that its {where} exists "
+            "and that this user may read" + (" and write it" if writing else " it")
+        )
+    if "malformed" in text or "corrupt" in text:
+        return SchemaError(corrupt_message(path, str(err)))
+    return SchemaError(
+        f"{path} is not a league database ({err}): give --db the arena.db that "
+        "`arena run` wrote" + (", or a path where none exists yet" if writing else "")
+    )
 
 
 BUSY_SECONDS = 10.0  # as PRAGMA busy_timeout above
@@ -359,17 +420,12 @@ def open_existing(path: str | Path) -> sqlite_utils.Database:
     if not path.exists():
         raise ConfigError(missing_db_message(path))
     try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-        db = sqlite_utils.Database(conn)
-        db.conn.execute("PRAGMA busy_timeout=10000")
+        db = _open_read_only(path)
         tables = db.table_names()
         _check_version(db, path, tables)
         version = _version(db)
     except sqlite3.DatabaseError as err:
-        raise SchemaError(
-            f"{path} is not a league database ({err}): give --db the arena.db that "
-            "`arena run` wrote"
-        ) from None
+        raise diagnosed(path, err, writing=False) from None
     latest = MIGRATIONS[-1][0]
     if version < latest:
         db.close()
@@ -378,6 +434,32 @@ def open_existing(path: str | Path) -> sqlite_utils.Database:
             f"arena's ({latest}); reading commands do not change a database: `arena upgrade "
             f"--db {path}` (or `arena run` of one of its leagues) upgrades it in place"
         )
+    return db
+
+
+def _open_read_only(path: Path) -> sqlite_utils.Database:
+    """Open `path` for reading only. A WAL database in a folder this user cannot write
+    to cannot be opened so (SQLite makes its `-shm` file beside it): when the folder is
+    read-only and no `-wal` file holds writes not yet merged, it is opened as immutable,
+    which reads the file as it is; with such a `-wal` file it is refused, saying so."""
+    uri = path.resolve().as_uri()
+    try:
+        db = sqlite_utils.Database(sqlite3.connect(f"{uri}?mode=ro", uri=True))
+        db.conn.execute("PRAGMA busy_timeout=10000")
+        db.table_names()
+        return db
+    except sqlite3.OperationalError:
+        if os.access(path.parent, os.W_OK):
+            raise
+    wal = path.with_name(path.name + "-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        raise StorageError(
+            f"{path} is in a read-only folder and its {wal.name} holds writes not yet "
+            "merged into it, which SQLite can only read with write access to the folder: "
+            "copy the database with its -wal file to a writable folder and give --db the "
+            "copy, or make the folder writable"
+        )
+    db = sqlite_utils.Database(sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True))
     return db
 
 

@@ -20,7 +20,7 @@ from arena.games import get_game
 from arena.league.definition.config import LeagueConfig
 from arena.league.definition.records import PlayedGame, PlayedMatch
 from arena.league.store.schema import immediate, schedule_shape
-from arena.play.deal_keys import key_fingerprint, new_deal_key
+from arena.play.deal_keys import deal_key_problem, key_fingerprint, new_deal_key
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -55,6 +55,7 @@ def ensure_league(db: sqlite_utils.Database, config: LeagueConfig) -> int:
     if rows:
         league_id = rows[0]["id"]
         _check_deal_key(config, rows[0].get("deal_key"))
+        _free_bad_key(db, config, league_id, rows[0].get("deal_key"))
         stored = json.loads(rows[0]["settings"])
         grown = _grown(config, stored, settings)
         if grown is not None:
@@ -122,21 +123,59 @@ def ensure_league(db: sqlite_utils.Database, config: LeagueConfig) -> int:
 
 def _check_deal_key(config: LeagueConfig, stored: str | None) -> None:
     """A league file that names a deal key must name the stored one: another key would
-    deal the rest of the league from other cards than its first matches."""
+    deal the rest of the league from other cards than its first matches. A stored key
+    that is not a valid key (an odd number of digits, stored by an arena that did not
+    check) dealt nothing: the file's key, or a fresh one, takes its place
+    (`_free_bad_key`)."""
     if not config.deal_key or config.deal_key == stored:
+        return
+    if stored and deal_key_problem(stored):
         return
     if stored is None:
         raise ConfigError(
             f"league {config.name!r} was stored before deal keys existed and deals from "
-            "its public seeds: remove deal_key from the league file to resume it, or "
+            f"its public seeds: {_drop_key(config)} to resume it, or "
             "give the league another name to play it from a key"
         )
     raise ConfigError(
         f"league {config.name!r} is stored with another deal key (its fingerprint is "
         f"{key_fingerprint(stored)}, the file's {key_fingerprint(config.deal_key)}): "
-        "remove deal_key from the league file to go on with the stored one (`arena league "
+        f"{_drop_key(config)} to go on with the stored one (`arena league "
         "key` shows it), or give the league another name"
     )
+
+
+def _drop_key(config: LeagueConfig) -> str:
+    """How to stop giving a key, said for where the key came from: a league file's
+    `deal_key`, or `arena play --deal-key` (whose config has no file of its own)."""
+    if config.path.suffix == ".toml":
+        return f"remove deal_key from the league file {config.path}"
+    return "leave out --deal-key"
+
+
+def _free_bad_key(
+    db: sqlite_utils.Database, config: LeagueConfig, league_id: int, stored: str | None
+) -> None:
+    """Replace a stored deal key that no game can be dealt from (an odd number of hex
+    digits, which an older arena stored before it failed): no match of the league can
+    have been stored with it, so the league takes the file's key or a fresh one and
+    plays, instead of being stuck under its name."""
+    if not stored or deal_key_problem(stored) is None:
+        return
+    with immediate(db):
+        played = db.execute(
+            "SELECT COUNT(*) FROM matches WHERE league_id = ?", [league_id]
+        ).fetchone()[0]
+        if played:
+            raise ConfigError(
+                f"league {config.name!r} is stored with a deal key that is not valid "
+                f"({deal_key_problem(stored)}) and has {played} matches: give the league "
+                "another name"
+            )
+        db.execute(
+            "UPDATE leagues SET deal_key = ? WHERE id = ?",
+            [config.deal_key or new_deal_key(), league_id],
+        )
 
 
 GROWABLE = ("entrants", "rounds", "matches")  # what a stored league may add to

@@ -35,7 +35,12 @@ from arena.league.definition.config import LeagueConfig
 
 MAX_ARCHIVE_BYTES = 256 * 1024 * 1024  # a bot's folder, packed: more is a mistake (a
 # league file beside a whole data set), and every worker would receive it
-SKIPPED = {"__pycache__", ".git", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
+SKIPPED = {  # caches and version-control folders: no bot needs them to run
+    "__pycache__", ".git", ".hg", ".svn", ".mypy_cache", ".pytest_cache", ".ruff_cache",
+    ".tox", ".nox",
+}  # fmt: skip
+# and every virtualenv (a folder holding pyvenv.cfg: its links point at this machine's
+# Python) and node_modules/.cache (a build cache), see `_skipped`
 CACHE_VARIABLE = "ARENA_BOT_CACHE"  # where a worker unpacks the archives it is sent
 
 
@@ -109,6 +114,7 @@ def pack_folder(folder: Path, entrant: str) -> bytes:
     with gzip.GzipFile(fileobj=buffer, mode="wb", mtime=0) as zipped:  # noqa: SIM117
         with tarfile.open(fileobj=zipped, mode="w", format=tarfile.PAX_FORMAT) as tar:
             for path in _files(folder):
+                _check_link(path, folder, entrant)
                 info = tar.gettarinfo(str(path), arcname=str(path.relative_to(folder)))
                 info.uid = info.gid = 0
                 info.uname = info.gname = ""
@@ -133,10 +139,35 @@ def _files(folder: Path) -> list[Path]:
     """Every file, folder and link below `folder`, sorted, without caches."""
     out = []
     for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED)
+        dirs[:] = sorted(d for d in dirs if not _skipped(Path(root) / d))
         here = Path(root)
         out += [here / d for d in dirs] + [here / f for f in sorted(files)]
     return sorted(out)
+
+
+def _skipped(folder: Path) -> bool:
+    """Whether a folder is left out of a bot's archive: a cache, a version-control
+    folder, a virtualenv or node_modules' build cache (docs/cluster.md, "What is
+    shipped")."""
+    if folder.name in SKIPPED or (folder.name == ".cache" and folder.parent.name == "node_modules"):
+        return True
+    return (folder / "pyvenv.cfg").is_file()
+
+
+def _check_link(path: Path, folder: Path, entrant: str) -> None:
+    """ConfigError, naming the entrant and what to do, for a link in the bot's folder
+    that points outside it: a worker would refuse the archive."""
+    if not path.is_symlink():
+        return
+    target = Path(os.readlink(path))
+    name = path.relative_to(folder)
+    if target.is_absolute() or not _stays_inside(name, target):
+        raise ConfigError(
+            f"entrant {entrant!r}: its folder {folder} holds the link {name} pointing "
+            f"outside it ({target}), which a cluster worker cannot unpack: remove the link, "
+            "or give the bot a folder of its own holding only what it needs (docs/cluster.md, "
+            '"What is shipped")'
+        )
 
 
 class ArchiveError(ArenaError):

@@ -127,22 +127,32 @@ class ClusterExecutor:
 
     ships_bots = True
 
-    def __init__(self, address: str) -> None:
+    def __init__(self, address: str, source: str = "--cluster") -> None:
         try:
             from distributed import Client
         except ImportError:
             raise ConfigError(
-                f"--cluster {address}: Dask is not installed here; install it with "
+                f"{source} {address}: Dask is not installed here; install it with "
                 f"{INSTALL_HINT} (docs/cluster.md)"
             ) from None
+        from arena.league.workers.cluster_probe import probe
+
+        security = probe(address, source)  # answers as Dask in time, or a ConfigError
         self.where = f"the cluster at {address}"
         try:
-            self.client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
+            self.client = Client(
+                address, timeout=CONNECT_SECONDS, set_as_default=False, security=security
+            )
         except (OSError, TimeoutError) as err:
             raise ConfigError(
-                f"--cluster {address}: no Dask scheduler answers there ({err}); start one "
+                f"{source} {address}: no Dask scheduler answers there ({err}); start one "
                 "with `dask scheduler` and workers with `dask worker ADDRESS` "
                 "(docs/cluster.md)"
+            ) from None
+        except Exception as err:  # noqa: BLE001 - a peer that is not Dask, said as such
+            raise ConfigError(
+                f"{source} {address}: the scheduler's answer is not Dask's "
+                f"({type(err).__name__}: {err}); give the address `dask scheduler` printed"
             ) from None
         from arena.league.workers.cluster_plugin import ArenaWorkerPlugin
 
@@ -214,7 +224,7 @@ class ClusterExecutor:
         self.client.close()
 
 
-def open_executor(cluster: str | None, workers: int) -> MatchExecutor:
+def open_executor(cluster: str | None, workers: int, source: str = "--cluster") -> MatchExecutor:
     """The cluster's executor when `cluster` names a scheduler, else `workers` local
     worker processes."""
-    return ClusterExecutor(cluster) if cluster else LocalExecutor(workers)
+    return ClusterExecutor(cluster, source) if cluster else LocalExecutor(workers)

@@ -1,0 +1,243 @@
+"""Issue 27, beyond the listed cases: a property test over the CLI's argument surfaces.
+
+Every command of `arena` (walked from the typer app, so a new command or option is
+covered without editing this file) is run in-process with typer's CliRunner, each of
+its options and arguments given random values of every type (integers of any size,
+floats with NaN and infinities, text with controls and emoji, paths that are missing,
+folders, files that are not what they should be, a damaged database) or left out,
+mixed with values that pass, so that the checks behind the first ones are reached too.
+Each run must end with exit code 0, 2 or 3 and no traceback within hypothesis'
+deadline, and leave every database it was given passing `PRAGMA integrity_check`, and
+unchanged when it refused (exit code 2).
+
+Where a command's work is not bounded by its arguments (a web server that serves until
+stopped, a benchmark, the demo league of the sample bots, `play` and `check-bot`,
+which start the bots they are given, and random text as a bot command must never be
+run), the function that does that work is replaced by one that ends the command with
+exit code 0: what is tested there is everything before it, every option's parsing and
+checking. `run` plays for real: its league is the one-match league of built-in bots.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import sqlite3
+import tempfile
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+import typer.main
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from arena.cli import app
+from arena.league.workers import cluster_probe
+from tests.support.tiny_league import digest, tiny_db, tiny_file
+
+pytestmark = pytest.mark.slow
+runner = CliRunner()
+
+
+def _commands(group: Any, prefix: tuple[str, ...] = ()) -> dict[tuple[str, ...], Any]:
+    out = {}
+    for name, command in group.commands.items():
+        if hasattr(command, "commands"):
+            out.update(_commands(command, (*prefix, name)))
+        else:
+            out[(*prefix, name)] = command
+    return out
+
+
+COMMANDS = _commands(typer.main.get_command(app))
+
+
+def _reached(*_args: Any, **_kwargs: Any) -> None:
+    """Where unbounded work would begin: the command ends here, with exit code 0."""
+    raise typer.Exit(0)
+
+
+UNBOUNDED = [  # (module, attribute): the work the module docstring says is not run
+    ("uvicorn", "run"),
+    ("arena.bench.engine", "bench_engine"),
+    ("arena.bench.referee", "bench_referee"),
+    ("arena.bench.league", "bench_league"),
+    ("arena.bench.fairness", "bench_fairness"),
+    ("arena.bench.rating", "rating_bench"),
+    ("arena.bench.strength", "measure_strength"),
+    ("arena.bench.web", "bench_web"),
+    ("arena.bench.cluster", "bench_cluster"),
+    ("arena.cli.league", "run"),  # what `demo` calls: the sample bots' league
+    ("arena.league.running.play_run", "play_games"),
+    ("arena.bots.check", "check_bot"),
+]
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory) -> dict[str, Path]:
+    """The files the values point at: a league, its database, a damaged one, others."""
+    root = tmp_path_factory.mktemp("surfaces")
+    (root / "league").mkdir()
+    db = tiny_db(root / "league")
+    damaged = root / "damaged.db"
+    conn = sqlite3.connect(db)
+    conn.execute("VACUUM INTO ?", [str(damaged)])
+    conn.close()
+    data = bytearray(damaged.read_bytes())
+    data[len(data) // 2 : len(data) // 2 + 4096] = b"\x5a" * 4096
+    damaged.write_bytes(bytes(data))
+    (root / "notes.txt").write_text("not a database\n")
+    (root / "folder").mkdir()
+    (root / "folder" / "mine.txt").write_text("keep")
+    return {"root": root, "db": db, "league": tiny_file(root / "league"), "damaged": damaged}
+
+
+def _path_values(world: dict[str, Path]) -> st.SearchStrategy[str]:
+    root = world["root"]
+    return st.sampled_from(
+        [
+            "@DB@", "@DAMAGED@", "@LEAGUE@", str(root / "notes.txt"), str(root / "folder"),
+            str(root / "missing" / "x.db"), str(root / "new-out"), "/", "/proc/self/status",
+            "x" * 5000, "a/" * 3000, "\x00", "~", "-", str(root / ("é" * 200)),
+        ]
+    )  # fmt: skip
+
+
+TEXT = st.text(
+    st.characters(codec="utf-8", exclude_characters="\x00"), max_size=40
+) | st.sampled_from(
+    ["", " ", "-", "--", "--help", "nan", "inf", "-1", "0", "1e400", "👩‍💻", "caf\u0065\u0301",
+     "a" * 100_000, "tcp://127.0.0.1:9", "tls://127.0.0.1:9", "127.0.0.1:1", "text", "json",
+     "csv", "markdown", "on", "off", "wall", "cpu", "trix", "trianon", "stream", "unary",
+     "builtin:random", "builtin:nope", "a", "b", "tiny", "kingdoms=1", "doubling=maybe"]
+)  # fmt: skip
+NUMBERS = st.one_of(
+    st.integers(-(2**80), 2**80).map(str),
+    st.integers(-3, 70_000).map(str),
+    st.floats(allow_nan=True, allow_infinity=True).map(repr),
+)
+
+
+GOOD = {  # values that pass, by parameter name, so the checks behind them are reached
+    "db": ["@DB@", "@NEWDB@"],
+    "league": ["@LEAGUE@", "tiny"],  # run's argument, and the --league of the others
+    "out": ["@OUT@"],
+    "a": ["a", "c"],
+    "b": ["b", "d"],
+    "target": ["1", "2", "4"],
+    "bot": ["builtin:random", "a"],
+    "bots": ["builtin:random", "builtin:first"],
+    "seat": ["0", "3"],
+    "workers": ["1", "2"],
+    "games": ["1"],
+    "matches": ["0", "1"],
+}
+
+
+def _value(world: dict[str, Path], name: str) -> st.SearchStrategy[str]:
+    anything = st.one_of(TEXT, NUMBERS, _path_values(world))
+    if name in GOOD:
+        return st.one_of(st.sampled_from(GOOD[name]), anything)
+    return anything
+
+
+def _resolve(value: str, copies: dict[str, Path]) -> str:
+    for mark, path in copies.items():
+        value = value.replace(mark, str(path))
+    return value
+
+
+@st.composite
+def _argv(draw: Any, name: tuple[str, ...], world: dict[str, Path]) -> list[str]:
+    command = COMMANDS[name]
+    argv = list(name)
+    for param in command.params:
+        value = _value(world, param.name)
+        if not getattr(param, "opts", None) or param.name == "help":
+            continue
+        is_option = param.opts[0].startswith("-")
+        if is_option and not draw(st.booleans()):
+            continue  # left out: its default
+        if getattr(param, "is_flag", False):
+            argv.append(param.opts[0])
+            continue
+        count = draw(st.integers(1, 5)) if param.nargs == -1 else 1
+        for _ in range(count):
+            if is_option:
+                argv.append(param.opts[0])
+            argv.append(draw(value))
+    return argv
+
+
+EXITS: list[int] = []  # each run's exit code, for the test that the surfaces are reached
+
+
+def _check(argv: list[str], world: dict[str, Path]) -> None:
+    with tempfile.TemporaryDirectory(dir=world["root"]) as work:
+        copies = {"@DB@": Path(work) / "arena.db", "@DAMAGED@": Path(work) / "damaged.db",
+                  "@LEAGUE@": Path(work) / "tiny.toml"}  # fmt: skip
+        shutil.copy(world["db"], copies["@DB@"])
+        shutil.copy(world["damaged"], copies["@DAMAGED@"])
+        shutil.copy(world["league"], copies["@LEAGUE@"])
+        before = {mark: digest(path) for mark, path in copies.items()}
+        fresh = {"@NEWDB@": Path(work) / "new" / "fresh.db", "@OUT@": Path(work) / "site"}
+        args = [_resolve(a, {**copies, **fresh}) for a in argv]
+        with contextlib.chdir(work):  # relative paths land in `work`, never in the repository
+            result = runner.invoke(app, args, catch_exceptions=True)
+        EXITS.append(result.exit_code)
+        shown = f"arena {' '.join(a[:60] for a in args)}\n{result.output[-2000:]}"
+        assert result.exit_code in (0, 2, 3), (
+            f"exit {result.exit_code}: {result.exception!r}\n{shown}"
+        )
+        assert "Traceback" not in result.output, shown
+        for mark in ("@DB@",):
+            conn = sqlite3.connect(copies[mark])
+            try:
+                assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)], shown
+            finally:
+                conn.close()
+        if result.exit_code == 2:
+            for mark, path in copies.items():
+                assert digest(path) == before[mark], f"{mark} changed though refused\n{shown}"
+
+
+@pytest.fixture(autouse=True)
+def _bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    for module, attribute in UNBOUNDED:
+        monkeypatch.setattr(importlib.import_module(module), attribute, _reached)
+    monkeypatch.setattr(cluster_probe, "CONNECT_SECONDS", 0.3)
+    monkeypatch.setattr(cluster_probe, "HANDSHAKE_SECONDS", 0.3)
+
+
+def test_every_command_is_walked() -> None:
+    names = {" ".join(n) for n in COMMANDS}
+    expected = ["run", "play", "table", "compare", "games", "faults", "replay", "serve"]
+    expected += ["report", "upgrade", "check-bot", "demo", "league key", "bench engine"]
+    assert set(expected) <= names
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS), ids=" ".join)
+def test_every_argument_surface_ends_cleanly(name: tuple[str, ...], world) -> None:
+    examples = 12 if name == ("run",) else 30
+
+    @settings(
+        max_examples=examples,
+        deadline=timedelta(seconds=20),
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
+                               HealthCheck.data_too_large],
+        derandomize=True,
+    )  # fmt: skip
+    @given(argv=_argv(name, world))
+    def check(argv: list[str]) -> None:
+        _check(argv, world)
+
+    EXITS.clear()
+    check()
+    # the values that pass reach the command's work at least once (not only refusals)
+    assert {0, 3} & set(EXITS), f"no run of {' '.join(name)} got past its checks: {EXITS}"
