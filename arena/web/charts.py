@@ -54,7 +54,8 @@ def rating_chart(
     series: dict[str, list[tuple[int, float, float]]] = {name: [] for name in entrants}
     for row in history:
         if row["entrant"] in series:
-            series[row["entrant"]].append((row["match_idx"], row["mu"], row["sigma"]))
+            # matches counted from 1, as every page and `arena play` count them
+            series[row["entrant"]].append((row["match_idx"] + 1, row["mu"], row["sigma"]))
     if len({p[0] for points in series.values() for p in points}) < 2:
         return ""
     height, left, right, top, bottom = 300, 44, 12, 10, 28

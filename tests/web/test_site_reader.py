@@ -104,6 +104,26 @@ def test_item_16_chart_lines_are_in_their_legend_colours(site_db) -> None:
     assert len(lines) == 5 and lines == {name: legend[name] for name in lines}
 
 
+def test_item_16_matches_are_counted_from_1_on_every_page(site_db) -> None:
+    """`arena play` says "match 1" for its first match: so do the pages, while the
+    address keeps the database's index (match 1 lives at /match/0)."""
+    client = _client(site_db)
+    league = html.unescape(client.get("/league/trix-site").text)
+    shown = sorted(int(n) for n in re.findall(r">match (\d+)</a>", league))
+    assert shown == [1, 2, 3, 4, 5]  # the five stored matches, never "match 0"
+    assert "<h1>Match 1 " in client.get("/league/trix-site/match/0").text
+    chart = league[league.index("Ratings over the matches") :]
+    assert 'class="axis">match 1<' in chart[: chart.index("</figure>")]
+    faults = html.unescape(client.get("/league/trix-site/faults").text)
+    numbers = {int(n) for n in re.findall(r"view match (\d+) deal", faults)}
+    assert numbers and min(numbers) >= 1  # the illegal bot's faults, matches 2 to 5
+    conn = open_existing(site_db)
+    league_id = league_id_by_name(conn, "trix-site")[0]
+    game = site_reads.league_game_ids(conn, league_id)[0]
+    conn.close()
+    assert ">match 1</a> of" in client.get(f"/game/{game}").text
+
+
 def test_item_16_rotations_are_counted_from_1_on_every_page(site_db) -> None:
     client = _client(site_db)
     conn = open_existing(site_db)
