@@ -49,9 +49,6 @@ class MatchSource(Protocol):
     def stored(self, played: PlayedMatch, loop: LoopCounts) -> None:
         """`played` was stored now: rate it, apply a stopping rule, report progress."""
 
-    def waiting(self) -> int:
-        """How many matches are still to be given out."""
-
     def stored_count(self) -> int:
         """How many matches are stored (for the messages that say what is kept)."""
 
@@ -117,7 +114,7 @@ class _Loop:
     place: Placement = field(default_factory=Placement)
     counts: LoopCounts = field(default_factory=LoopCounts)
     in_flight: dict[Future, MatchTask] = field(default_factory=dict)
-    waiting_said: set[str] = field(default_factory=set)  # said once while no match came back
+    said_no_worker: bool = False  # said once, while no match came back
 
 
 def run_matches(
@@ -189,8 +186,8 @@ def _look_after(loop: _Loop) -> None:
         loop.say(
             f"match {match.index}: every worker it could go to has left; it is given out again"
         )
-    if not loop.executor.workers() and "no worker" not in loop.waiting_said:
-        loop.waiting_said.add("no worker")
+    if not loop.executor.workers() and not loop.said_no_worker:
+        loop.said_no_worker = True
         where = loop.executor.where
         loop.say(f"{where} has no worker now: the run waits for one (`dask worker ADDRESS`)")
 

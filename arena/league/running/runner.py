@@ -149,7 +149,6 @@ def run_league(
         workers=max(1, workers or os.cpu_count() or 1),
         until_separated=until_separated,
         progress=progress,
-        say=notice or (lambda _text: None),
         notice=notice,
         allow_broken=allow_broken,
         lifecycle=lifecycle,
@@ -167,12 +166,16 @@ class _RunOptions:
     workers: int
     until_separated: bool
     progress: Progress | None
-    say: Notice
     notice: Notice | None
     allow_broken: bool
     lifecycle: Lifecycle
     cluster: str
     cluster_source: str = "--cluster"  # where the address came from, for messages
+
+    def say(self, text: str) -> None:
+        """Tell `notice`, if there is one."""
+        if self.notice:
+            self.notice(text)
 
 
 def _run(config: LeagueConfig, db_path: Path, run: _RunOptions) -> RunSummary:
@@ -239,8 +242,6 @@ def _open_source(
         pending=pending,
         template=TaskTemplate(log_dir, db_path, run.lifecycle),
         summary=RunSummary(config.name, db_path, len(schedule), len(stored), 0),
-        stored_before=len(stored),
-        scheduled=len(schedule),
         outcomes=outcomes,
         next_idx=next_idx,
         rater=rater,

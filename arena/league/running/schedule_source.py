@@ -64,9 +64,7 @@ class ScheduleSource:
     league_id: int
     pending: list[ScheduledMatch]
     template: TaskTemplate
-    summary: RunSummary  # what this run stored now, its faults, why it stopped early
-    stored_before: int
-    scheduled: int
+    summary: RunSummary  # scheduled, stored before and now, faults, why it stopped early
     outcomes: dict[int, MatchOutcome]
     next_idx: int  # matches 0..next_idx-1 are rated
     rater: Rater
@@ -114,11 +112,8 @@ class ScheduleSource:
         if self.progress:
             self.progress(self._report(loop))
 
-    def waiting(self) -> int:
-        return len(self.pending)
-
     def stored_count(self) -> int:
-        return self.stored_before + self.summary.played
+        return self.summary.already_stored + self.summary.played
 
     def settled(self) -> bool:
         """Whether the rated prefix (matches 0..next_idx-1) meets the stopping rule."""
@@ -138,7 +133,7 @@ class ScheduleSource:
         return RunProgress(
             done=self.stored_count(),
             played=self.summary.played,
-            total=self.scheduled,
+            total=self.summary.scheduled,
             games=loop.games,
             elapsed=loop.elapsed,
             leader=leader(self.rater),
