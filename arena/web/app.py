@@ -173,7 +173,7 @@ def check_address(host: str, port: int) -> None:
     try:
         with socket.create_server((host, port)):
             pass
-    except (TypeError, UnicodeError, ValueError):  # a host that is no name (issue 27)
+    except (TypeError, UnicodeError, ValueError):  # a host that is no name at all
         raise ConfigError(
             f"--host {host[:80]!r} is not a host name or address: give an address this "
             "machine has (127.0.0.1 for this machine alone, 0.0.0.0 for every interface)"

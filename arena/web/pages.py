@@ -76,7 +76,8 @@ def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
     league_id, name = _league(db, name)
     game, settings = store.league_record(db, league_id)
     outcomes = store.load_outcomes(db, league_id, deals=False)
-    rows = league_rows(db, league_id, outcomes)
+    proof = evidence(outcomes.values(), settings["entrants"])  # the table's and the cross's
+    rows = league_rows(db, league_id, outcomes, proof=proof)
     pairs = crosstable(outcomes.values())
     order = [row["name"] for row in rows]
     spans = [tuple(row["place_range"]) for row in rows]  # the table's rule (places.py)
@@ -115,7 +116,7 @@ def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
             site_reads.rating_history(db, league_id), order, colours=colours
         ),
         "margin_chart": margin_chart(rows, colours),
-        "cross": _cross_rows(order, pairs, evidence(outcomes.values(), order)),
+        "cross": _cross_rows(order, pairs, proof),
         "in_flight": _in_flight(db, league_id),
         "matches": store.match_records(db, league_id)[-20:][::-1],
         "faults": sum(row["faults"] for row in rows),
@@ -216,10 +217,10 @@ def entrant_page(db: sqlite_utils.Database, league: str, entrant: str) -> dict[s
             + ", ".join(settings["entrants"])
         )
     outcomes = store.load_outcomes(db, league_id, deals=False)
-    rows = league_rows(db, league_id, outcomes)
+    proof = evidence(outcomes.values(), settings["entrants"])  # the table's and the pairs'
+    rows = league_rows(db, league_id, outcomes, proof=proof)
     row = next(r for r in rows if r["name"] == entrant)
     pairs = crosstable(outcomes.values())
-    proof = evidence(outcomes.values(), [r["name"] for r in rows])
     opponents = [
         {
             "name": other["name"],

@@ -209,7 +209,8 @@ def _fitted(key: str, default: int) -> int:
 
 def fitted_notes(limits: SandboxLimits) -> list[str]:
     """A line for each limit that is below its documented default because the arena
-    runs under a lower hard limit (issue 27 finding 11): what it is here, and why."""
+    runs under a lower hard limit (`ulimit -v` below the default, say): what it is
+    here, and why."""
     notes = []
     for key, nominal in NOMINAL_DEFAULTS.items():
         value = getattr(limits, key)

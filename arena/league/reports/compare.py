@@ -34,7 +34,7 @@ def compare(
     samples = [head_to_head(m, a, b) for m in matches if a in m.entrants and b in m.entrants]
     direct = mean_interval(samples, level)
     fitted = evidence(matches, known).difference(a, b, level)
-    met = bool(samples)  # issue 27 finding 10: never met is no head-to-head margin, not 0
+    met = bool(samples)  # two that never met have no head-to-head margin, not one of 0
     if fitted.low is None or fitted.high is None:
         verdict = (
             "too few matches to say (at least 2 bearing on them are needed)"

@@ -31,7 +31,7 @@ from arena.league.reports.formats import (
     pad,
     text_safe,
 )
-from arena.league.standings.places import evidence, place_ranges, place_text
+from arena.league.standings.places import Evidence, evidence, place_ranges, place_text
 from arena.league.standings.ratings import MatchOutcome, Rater, rate_prefix
 from arena.league.standings.stats import Interval, margin_samples, mean_interval
 
@@ -84,10 +84,12 @@ def league_rows(
     db: sqlite_utils.Database,
     league_id: int,
     outcomes: dict[int, MatchOutcome] | None = None,
+    *,
+    proof: Evidence | None = None,
 ) -> list[TableRow]:
     """One dict per entrant, best first, with the JSON keys of `arena table --format json`
     (`outcomes`: the league's, when the caller has loaded them already, with or without
-    their deals)."""
+    their deals; `proof`: their `evidence`, when the caller needs it too)."""
     game, settings = store.league_record(db, league_id)
     entrants = settings["entrants"]
     if outcomes is None:
@@ -136,7 +138,7 @@ def league_rows(
         )
     rows.sort(key=lambda r: (-r["rating"], -r["mu"], r["name"]))
     order = [row["name"] for row in rows]
-    ranges = place_ranges(order, evidence(outcomes.values(), order))
+    ranges = place_ranges(order, proof or evidence(outcomes.values(), entrants))
     return [
         TableRow(place=i, place_range=list(span), **row)
         for i, (row, span) in enumerate(zip(rows, ranges, strict=True), start=1)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from arena.bots.sessions import GamePlayed, MatchPlayed, SessionRequest, play_session
 from arena.errors import ConfigError
+from arena.league.running.play_db import PlayRecorder
 from arena.play.replays import ReplayWriter
 from arena.play.series import SeriesTotals
 
@@ -51,8 +52,6 @@ def play_games(
         raise ConfigError(
             f"--league {league} names the league --db stores the games in: give --db PATH too"
         )
-    from arena.league.running.play_db import PlayRecorder
-
     writer = ReplayWriter(replays) if replays is not None else None
     recorder = PlayRecorder(db, request, league) if db is not None else None
     try:
@@ -65,7 +64,7 @@ def play_games(
                     run.series.add(played.names, played.totals, played.games)
                     show(played, None)
                 else:
-                    # a timeout the machine caused is shown, never counted (issue 27, 15)
+                    # a timeout the machine caused is shown, never counted against a bot
                     charged = [f for f in played.result.faults if not f.overload]
                     run.faults += len(charged)
                     run.faulty_games += bool(charged)
