@@ -298,6 +298,10 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
 ]
 
 
+BUSY_SECONDS = 10.0  # how long a reader or writer waits for another's lock
+BUSY_TIMEOUT = f"PRAGMA busy_timeout={int(BUSY_SECONDS * 1000)}"
+
+
 def open_db(path: str | Path, migrated: bool = True) -> sqlite_utils.Database:
     """Open (creating if needed) a league database to write to, in WAL mode, migrated
     to the latest schema (unless `migrated` is False); a database of a newer schema than
@@ -311,7 +315,7 @@ def open_db(path: str | Path, migrated: bool = True) -> sqlite_utils.Database:
             f"cannot open the league database {path}: {err}; give --db the path of a file"
         ) from None
     try:
-        db.conn.execute("PRAGMA busy_timeout=10000")
+        db.conn.execute(BUSY_TIMEOUT)
         tables = db.table_names()
         if tables:
             _check_version(db, path, tables)
@@ -391,9 +395,6 @@ def diagnosed(path: Path, err: sqlite3.Error, writing: bool) -> ArenaError:
     )
 
 
-BUSY_SECONDS = 10.0  # as PRAGMA busy_timeout above
-
-
 def _use_wal(db: sqlite_utils.Database) -> None:
     """Switch the database to WAL, waiting (up to the busy timeout) while another run
     holds it: SQLite fails a journal-mode change at once with "database is locked",
@@ -445,7 +446,7 @@ def _open_read_only(path: Path) -> sqlite_utils.Database:
     uri = path.resolve().as_uri()
     try:
         db = sqlite_utils.Database(sqlite3.connect(f"{uri}?mode=ro", uri=True))
-        db.conn.execute("PRAGMA busy_timeout=10000")
+        db.conn.execute(BUSY_TIMEOUT)
         db.table_names()
         return db
     except sqlite3.OperationalError:
