@@ -353,10 +353,11 @@ def _deal_rows(game: PlayedGame, game_id: int) -> list[dict[str, Any]]:
     """Each seat's score in each deal of one game, with the deal's contract (or
     strain) and whether the seat declared and made it."""
     replay, players = game.replay, list(game.players)
+    engine = get_game(replay["game"])  # its declarations: the label, the declarer
     rows = []
     for deal in replay["deals"]:
-        label = _deal_label(replay["game"], deal)
-        declarer, made = _declarer(replay["game"], deal)
+        label = engine.deal_label(deal)
+        declarer, made = engine.deal_declarer(deal)
         for seat, score in enumerate(deal["scores"]):
             rows.append(
                 {
@@ -428,17 +429,6 @@ def _think_columns(times: dict[str, Any] | None) -> dict[str, Any]:
         "think_wall_ms": sum(times["wall_ms"]),
         "think_cpu_ms": None if any(c is None for c in cpu) else sum(cpu),
     }
-
-
-def _deal_label(game: str, deal: dict[str, Any]) -> str:
-    """The label a table counts the deal under (`Game.deal_label`: the Trix contract,
-    the Trianon strain "H", "SS", "NT", ... or "trianon" for an all-pass round)."""
-    return get_game(game).deal_label(deal)
-
-
-def _declarer(game: str, deal: dict[str, Any]) -> tuple[int, bool | None]:
-    """The declaring seat and whether it made its contract (-1, None: no declarer)."""
-    return get_game(game).deal_declarer(deal)
 
 
 @_writing("the ratings")
