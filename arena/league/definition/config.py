@@ -249,7 +249,7 @@ class LeagueConfig:
         return settings
 
 
-class _Reader:
+class TableReader:
     """Typed reads from one TOML table, with errors that name file, table and key."""
 
     def __init__(self, path: Path, table: str, data: Any, allowed: set[str]) -> None:
@@ -421,17 +421,17 @@ def load_league(path: str | Path) -> LeagueConfig:
     wrong types, NaN and infinity, numbers out of their ranges, limits the kernel
     cannot grant, keys the schedule does not read, and leagues too large to finish."""
     path = Path(path)
-    data = _read_toml(path)
-    top = _Reader(path, "", data, TOP_KEYS)
+    data = read_toml(path)
+    top = TableReader(path, "", data, TOP_KEYS)
     if "league" not in data:
         top.fail("[league]", "is required: a [league] table with at least name and game")
-    league = _Reader(path, "league", data["league"], LEAGUE_KEYS)
+    league = TableReader(path, "league", data["league"], LEAGUE_KEYS)
     table = _league_table(league)
     game = get_game(table.game)
-    options = _rules(path, top, data.get("rules", {}), game)
-    limits = _limits(path, data.get("limits", {}))
+    options = read_rules(path, top, data.get("rules", {}), game)
+    limits = read_limits(path, data.get("limits", {}))
     address = _cluster_address(path, data.get("cluster", {}))
-    ratings = _ratings(path, data.get("ratings", {}))
+    ratings = read_ratings(path, data.get("ratings", {}))
     entrants = _entrants(path, top, data.get("entrant", []), game.seats, table.game)
     _check_candidates(league, table, {e.name for e in entrants})
     _check_size(league, table, len(entrants), game.seats)
@@ -457,7 +457,7 @@ def load_league(path: str | Path) -> LeagueConfig:
     )
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def read_toml(path: Path) -> dict[str, Any]:
     """The league file's TOML, or a ConfigError saying why it cannot be read."""
     text = _read_league_text(path)
     try:
@@ -485,7 +485,7 @@ class _LeagueTable:
     deal_key: str
 
 
-def _league_table(league: _Reader) -> _LeagueTable:
+def _league_table(league: TableReader) -> _LeagueTable:
     """The `[league]` table's keys, each checked alone (and the keys the schedule does
     not read refused)."""
     name = nfc(league.text("name", None, "the league's name (a string)"))
@@ -543,7 +543,7 @@ def _league_table(league: _Reader) -> _LeagueTable:
     )
 
 
-def _rules(path: Path, top: _Reader, rules_data: Any, game: Game) -> Any:
+def read_rules(path: Path, top: TableReader, rules_data: Any, game: Game) -> Any:
     """The `[rules]` table, parsed by the game itself."""
     if not isinstance(rules_data, dict):
         top.fail("[rules]", "must be a table of the game's rule options")
@@ -555,7 +555,7 @@ def _rules(path: Path, top: _Reader, rules_data: Any, game: Game) -> Any:
 
 def _cluster_address(path: Path, data: Any) -> str:
     """The `[cluster]` table's scheduler address ("" when there is none)."""
-    cluster = _Reader(path, "cluster", data, CLUSTER_KEYS)
+    cluster = TableReader(path, "cluster", data, CLUSTER_KEYS)
     address = cluster.get("address", str, "", "a Dask scheduler's address, tcp://HOST:PORT")
     if "address" in cluster.data:
         problem = cluster_address_problem(address)
@@ -565,7 +565,7 @@ def _cluster_address(path: Path, data: Any) -> str:
 
 
 def _entrants(
-    path: Path, top: _Reader, raw_entrants: Any, seats: int, game_name: str
+    path: Path, top: TableReader, raw_entrants: Any, seats: int, game_name: str
 ) -> list[Entrant]:
     """The `[[entrant]]` tables: each name and bot spec checked, names unique, enough
     of them for a table, and not too many."""
@@ -579,7 +579,7 @@ def _entrants(
         )
     entrants = []
     for i, raw in enumerate(raw_entrants, start=1):
-        ent = _Reader(path, f"entrant {i}", raw, {"name", "bot"})
+        ent = TableReader(path, f"entrant {i}", raw, {"name", "bot"})
         entrant = Entrant(
             nfc(ent.get("name", str, None, "the entrant's name (a string)")),
             ent.get("bot", str, None, "a bot spec: builtin:NAME, grpc:... or a command"),
@@ -609,7 +609,7 @@ def _entrants(
     return entrants
 
 
-def _check_candidates(league: _Reader, table: _LeagueTable, names: set[str]) -> None:
+def _check_candidates(league: TableReader, table: _LeagueTable, names: set[str]) -> None:
     """A gauntlet's candidates: entrants, each named once, and some when it needs them."""
     candidates = table.candidates
     for candidate in candidates:
@@ -622,7 +622,7 @@ def _check_candidates(league: _Reader, table: _LeagueTable, names: set[str]) -> 
         league.fail("candidates", f"must not repeat a name; {shown(repeated)} appears twice")
 
 
-def _check_size(league: _Reader, table: _LeagueTable, entrants: int, seats: int) -> None:
+def _check_size(league: TableReader, table: _LeagueTable, entrants: int, seats: int) -> None:
     """A league small enough to draw its schedule and to finish (`MAX_GAMES`,
     `MAX_DRAWS`)."""
     schedule, matches = table.schedule, table.matches
@@ -661,10 +661,10 @@ def cluster_address_problem(address: str) -> str | None:
     return None
 
 
-def _limits(path: Path, data: Any) -> Limits:
+def read_limits(path: Path, data: Any) -> Limits:
     """The `[limits]` table: the time limits (`seconds_problem`, the CLI's own checks),
     the fault limit, and the sandbox limits, refused above what the kernel can grant."""
-    lim = _Reader(path, "limits", data, LIMIT_KEYS)
+    lim = TableReader(path, "limits", data, LIMIT_KEYS)
     defaults = SandboxLimits()
     bot = SandboxLimits(
         **{
@@ -703,10 +703,10 @@ def _limits(path: Path, data: Any) -> Limits:
     )
 
 
-def _ratings(path: Path, data: Any) -> Ratings:
+def read_ratings(path: Path, data: Any) -> Ratings:
     """The `[ratings]` table: TrueSkill's parameters, finite, in `RATING_RANGES`, and
     sigma and tau at most `RATING_RATIO` betas."""
-    rat = _Reader(path, "ratings", data, RATING_KEYS)
+    rat = TableReader(path, "ratings", data, RATING_KEYS)
     defaults = Ratings()
     values = {
         key: rat.number(key, getattr(defaults, key), low, high, what)

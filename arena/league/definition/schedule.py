@@ -35,6 +35,7 @@ class Schedule(StrEnum):
     BALANCED = "balanced"
     GAUNTLET = "gauntlet"
     PLAY = "play"  # `arena play --db`: games stored as they come, no schedule of their own
+    LADDER = "ladder"  # a ladder's matches, chosen as it runs (docs/ladder.md)
 
 
 SCHEDULES = (Schedule.ROUND_ROBIN, Schedule.BALANCED, Schedule.GAUNTLET)
@@ -49,6 +50,10 @@ class ScheduledMatch:
     index: int  # 0-based position in the schedule
     entrants: tuple[str, ...]  # one name per seat for rotation 0 (length = seats)
     seed: str  # the match's game seed, f"{league_seed}/{index}"
+    # The first rotation slot its bots' processes take (arena/bots/rotation_pool.py):
+    # a ladder replays a table's deals with one version changed (a promotion test's
+    # pair), and the replay's slots are processes that have not seen those deals.
+    slots: int = 0
 
 
 @dataclass(frozen=True)

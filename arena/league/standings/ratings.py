@@ -53,6 +53,26 @@ class Rater:
         self.spread = _Spread()  # rate_by = "margin": the league's margins so far
         self.margin_state = _MarginState(self.ratings)
 
+    def add(self, name: str, mu: float | None = None) -> None:
+        """A new entrant, its prior mean `mu` (the environment's by default) with the
+        environment's sigma: a ladder's new version starts at its predecessor's mu,
+        sigma reset to the prior (docs/ladder.md)."""
+        if name in self.ratings:
+            return
+        start = self.env.mu if mu is None else mu
+        self.ratings[name] = self.env.create_rating(mu=start)
+        self.margin_state.add(name, start)
+
+    def absorb(self, match: MatchOutcome) -> None:
+        """Take one match into the margin feeding's sums without solving for the
+        ratings (`solve` does, once): resuming a ladder of 100,000 matches adds them
+        all, then solves once, with the same result as solving after each."""
+        self._by_margin(match, solve=False)
+
+    def solve(self) -> None:
+        """The margin feeding's posterior from every match absorbed so far."""
+        self._solve()
+
     def apply(self, match: MatchOutcome) -> list[dict[str, Any]]:
         """Update from one match; returns the rating-history rows it adds."""
         rows: list[dict[str, Any]] = []
@@ -92,7 +112,7 @@ class Rater:
                 }
             )
 
-    def _by_margin(self, match: MatchOutcome) -> None:
+    def _by_margin(self, match: MatchOutcome, solve: bool = True) -> None:
         """The margin-aware feeding (rate_by = "margin").
 
         TrueSkill's model is Gaussian: a skill per entrant with a prior N(mu, sigma^2),
@@ -125,12 +145,20 @@ class Rater:
         design = np.eye(size) - (1.0 - np.eye(size)) / max(size - 1, 1)  # own - others' mean
         state.precision[np.ix_(seats, seats)] += design.T @ design / noise
         state.weighted[seats] += design.T @ np.array([margins[e] for e in entrants]) / noise
+        if solve:
+            self._solve()
+
+    def _solve(self) -> None:
+        """Every entrant's mu and sigma: the exact posterior of the margins so far."""
+        state = self.margin_state
+        if not state.names:
+            return
         spread = self.spread.sd()
         scale = self.env.beta / spread if spread > 0 else 0.0
         prior = 1.0 / self.env.sigma**2
         precision = state.precision + np.eye(len(state.names)) * prior
         covariance = np.linalg.inv(precision)
-        start = np.full(len(state.names), self.env.mu * prior)
+        start = state.prior_mu * prior
         mean = covariance @ (start + scale * state.weighted)
         for i, name in enumerate(state.names):
             sigma = float(np.sqrt(covariance[i, i]))
@@ -141,11 +169,23 @@ class _MarginState:
     """The sums the margin feeding's posterior is computed from: the observations'
     precision and their margins weighted by it (in points; scaled when read)."""
 
-    def __init__(self, names: Iterable[str]) -> None:
-        self.names = list(names)
+    def __init__(self, ratings: dict[str, trueskill.Rating]) -> None:
+        self.names = list(ratings)
         self.index = {name: i for i, name in enumerate(self.names)}
         self.precision = np.zeros((len(self.names), len(self.names)))
         self.weighted = np.zeros(len(self.names))
+        self.prior_mu = np.array([ratings[name].mu for name in self.names], dtype=float)
+
+    def add(self, name: str, mu: float) -> None:
+        """One more entrant, with no observation yet and its own prior mean."""
+        self.index[name] = len(self.names)
+        self.names.append(name)
+        size = len(self.names)
+        grown = np.zeros((size, size))
+        grown[: size - 1, : size - 1] = self.precision
+        self.precision = grown
+        self.weighted = np.append(self.weighted, 0.0)
+        self.prior_mu = np.append(self.prior_mu, mu)
 
 
 class _Spread:

@@ -281,6 +281,104 @@ def _migration_9(db: sqlite_utils.Database) -> None:
     db["matches"].add_column("worker", str)
 
 
+def _migration_10(db: sqlite_utils.Database) -> None:
+    """Ladders (docs/ladder.md), beside leagues in the same file. A ladder's matches,
+    games, results and faults are those of a league row of its own (schedule
+    "ladder", `ladders.league_id`), so every reading command and the site read them
+    as they read a league's; what only a ladder has is here: its authors (a salted
+    hash of each token, never the token), its bots (each owned by the author who first
+    named it; house bots by none), their immutable versions (state, the gate's
+    report, the SHA-256 of the files, the rating it stands at), the matches it chose
+    (queued before they are given out, so a killed run plays them again, and why each
+    was chosen), and every change of a version's state with its reason."""
+    db["ladders"].create(
+        {
+            "id": int,
+            "name": str,
+            "game": str,
+            "settings": str,
+            "file": str,
+            "store": str,
+            "league_id": int,
+            "created_at": float,
+            "frozen_at": float,
+        },
+        pk="id",
+        not_null={"name", "game", "settings"},
+        foreign_keys=[("league_id", "leagues")],
+    )
+    db["ladders"].create_index(["name"], unique=True)
+    db["authors"].create(
+        {
+            "id": int,
+            "ladder_id": int,
+            "name": str,
+            "token_hash": str,
+            "created_at": float,
+            "revoked_at": float,
+        },
+        pk="id",
+        foreign_keys=[("ladder_id", "ladders")],
+    )
+    db["authors"].create_index(["ladder_id", "name"], unique=True)
+    db["ladder_bots"].create(
+        {"id": int, "ladder_id": int, "name": str, "author_id": int, "created_at": float},
+        pk="id",
+        foreign_keys=[("ladder_id", "ladders"), ("author_id", "authors")],
+    )
+    db["ladder_bots"].create_index(["ladder_id", "name"], unique=True)
+    db["versions"].create(
+        {
+            "id": int,
+            "ladder_id": int,
+            "bot_id": int,
+            "number": int,
+            "entrant": str,
+            "sha256": str,
+            "command": str,
+            "folder": str,
+            "state": str,
+            "reason": str,
+            "created_at": float,
+            "changed_at": float,
+            "start_mu": float,
+            "mu": float,
+            "sigma": float,
+            "games": int,
+            "gate_report": str,
+        },
+        pk="id",
+        not_null={"ladder_id", "bot_id", "number", "entrant", "state"},
+        foreign_keys=[("ladder_id", "ladders"), ("bot_id", "ladder_bots")],
+    )
+    db["versions"].create_index(["bot_id", "number"], unique=True)
+    db["versions"].create_index(["ladder_id", "entrant"], unique=True)
+    db["versions"].create_index(["ladder_id", "state"])
+    db["ladder_matches"].create(
+        {
+            "ladder_id": int,
+            "idx": int,
+            "seed": str,
+            "entrants": str,
+            "reason": str,
+            "focus": str,
+            "pair_idx": int,
+            "rated": int,
+            "state": str,
+            "chosen_at": float,
+        },
+        pk=("ladder_id", "idx"),
+        foreign_keys=[("ladder_id", "ladders")],
+    )
+    db["ladder_matches"].create_index(["ladder_id", "state"])
+    db["version_events"].create(
+        {"id": int, "version_id": int, "at": float, "state": str, "reason": str},
+        pk="id",
+        foreign_keys=[("version_id", "versions")],
+    )
+    db["version_events"].create_index(["version_id"])
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "leagues, entrants, matches, games, results, deal scores, faults, ratings", _migration_1),
     (2, "deal_scores.declarer and deal_scores.made", _migration_2),
@@ -295,6 +393,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
         _migration_8,
     ),
     (9, "matches.worker (who played each match)", _migration_9),
+    (10, "ladders, authors, ladder_bots, versions, ladder_matches, version_events", _migration_10),
 ]
 
 

@@ -255,10 +255,17 @@ def _game_id(
 
 
 @_writing("a match")
-def store_match(db: sqlite_utils.Database, league_id: int, match: PlayedMatch) -> bool:
+def store_match(
+    db: sqlite_utils.Database,
+    league_id: int,
+    match: PlayedMatch,
+    also: Callable[[sqlite_utils.Database], None] | None = None,
+) -> bool:
     """Write one played match in one transaction: it is either all stored or not at all.
     False, and nothing written, when the league has that match index stored already
-    (a match a cluster played twice is stored once)."""
+    (a match a cluster played twice is stored once). `also` writes, in the same
+    transaction, what a competition keeps beside the match (a ladder: the versions'
+    ratings), so that a run killed at any moment keeps both or neither."""
     with immediate(db):
         already = db.execute(
             "SELECT 1 FROM matches WHERE league_id = ? AND idx = ?", [league_id, match.index]
@@ -275,6 +282,8 @@ def store_match(db: sqlite_utils.Database, league_id: int, match: PlayedMatch) -
                 "DELETE FROM live_matches WHERE league_id = ? AND idx = ?",
                 [league_id, match.index],
             )
+        if also is not None:
+            also(db)
     return True
 
 

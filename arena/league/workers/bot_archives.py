@@ -71,7 +71,7 @@ def pack_bots(config: LeagueConfig) -> tuple[dict[str, ShippedBot], dict[str, by
     archives: dict[str, bytes] = {}
     packed: dict[Path, str] = {}
     for entrant in config.entrants:
-        found = _own_files(entrant.bot, config.base_dir)
+        found = own_files(entrant.bot, config.base_dir)
         if found is None:
             continue
         folder, words, relative = found
@@ -84,7 +84,7 @@ def pack_bots(config: LeagueConfig) -> tuple[dict[str, ShippedBot], dict[str, by
     return shipped, archives
 
 
-def _own_files(spec: str, base_dir: Path) -> tuple[Path, list[str], tuple[int, ...]] | None:
+def own_files(spec: str, base_dir: Path) -> tuple[Path, list[str], tuple[int, ...]] | None:
     """The folder a command bot is shown in the sandbox (its first file argument's,
     `arena.bots.confinement.sandbox.first_file_argument`), and the command's words with every
     argument naming a path in that folder made relative to it; None for a spec that

@@ -154,7 +154,10 @@ def play_scheduled_match(
     else:
         pool = _worker_pool(config, log_dir, db_path)
         orders = seatings(game.seats, config.rotations)
-        seats = [[Seat(name, bots[name], r) for name in match.entrants] for r in range(len(orders))]
+        seats = [
+            [Seat(name, bots[name], match.slots + r) for name in match.entrants]
+            for r in range(len(orders))
+        ]
         live = _live_match(config, match, db_path, orders=orders, seed=seed) if live_file else None
         if live is not None:
             settings.watch = live

@@ -1,0 +1,174 @@
+"""Everything the arena reads of a ladder (docs/ladder.md): the ladder, its authors,
+bots and versions, the matches it chose, and what its health rule and tables count.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import sqlite_utils
+
+from arena.errors import ConfigError
+
+VERSION_COLUMNS = """v.id, v.number, v.entrant, v.sha256, v.command, v.folder, v.state,
+    v.reason, v.created_at, v.changed_at, v.start_mu, v.mu, v.sigma, v.games,
+    v.gate_report, b.name AS bot, COALESCE(a.name, 'house') AS author,
+    b.author_id IS NULL AS house"""
+
+
+def ladder_by_name(db: sqlite_utils.Database, name: str | None) -> dict[str, Any]:
+    """The ladder called `name`, or the only one when no name is given; ConfigError
+    says which ladders there are when that does not pick one."""
+    if "ladders" not in db.table_names():
+        raise ConfigError(_no_ladder())
+    rows = [dict(r) for r in db.query("SELECT * FROM ladders ORDER BY id")]
+    if name is not None:
+        for row in rows:
+            if row["name"] == name:
+                return _ladder(row)
+        known = ", ".join(repr(r["name"]) for r in rows) or "none"
+        raise ConfigError(f"no ladder named {name!r} in this database; ladders: {known}")
+    if not rows:
+        raise ConfigError(_no_ladder())
+    if len(rows) > 1:
+        known = ", ".join(repr(r["name"]) for r in rows)
+        raise ConfigError(f"this database holds several ladders ({known}): say which with --ladder")
+    return _ladder(rows[0])
+
+
+def _ladder(row: dict[str, Any]) -> dict[str, Any]:
+    return {**row, "settings": json.loads(row["settings"])}
+
+
+def _no_ladder() -> str:
+    return (
+        "this database holds no ladder yet: `arena ladder init LADDER.toml` makes one "
+        "(docs/ladder.md)"
+    )
+
+
+def author_row(db: sqlite_utils.Database, ladder_id: int, name: str) -> dict[str, Any] | None:
+    rows = list(db["authors"].rows_where("ladder_id = ? AND name = ?", [ladder_id, name]))
+    return dict(rows[0]) if rows else None
+
+
+def author_names(db: sqlite_utils.Database, ladder_id: int) -> list[str]:
+    return [
+        r["name"]
+        for r in db.query("SELECT name FROM authors WHERE ladder_id = ? ORDER BY id", [ladder_id])
+    ]
+
+
+def bot_row(db: sqlite_utils.Database, ladder_id: int, name: str) -> dict[str, Any] | None:
+    rows = list(db["ladder_bots"].rows_where("ladder_id = ? AND name = ?", [ladder_id, name]))
+    return dict(rows[0]) if rows else None
+
+
+def version_rows(
+    db: sqlite_utils.Database,
+    ladder_id: int,
+    *,
+    bot: str | None = None,
+    states: tuple[str, ...] = (),
+) -> list[dict[str, Any]]:
+    """Every version of the ladder (of `bot`, in `states`), oldest first, with its
+    bot's name and author ('house' for house bots)."""
+    where, args = ["v.ladder_id = ?"], [ladder_id]
+    if bot is not None:
+        where.append("b.name = ?")
+        args.append(bot)
+    if states:
+        where.append(f"v.state IN ({', '.join('?' * len(states))})")
+        args += list(states)
+    return [
+        dict(r)
+        for r in db.query(
+            f"SELECT {VERSION_COLUMNS} FROM versions v JOIN ladder_bots b ON v.bot_id = b.id "
+            f"LEFT JOIN authors a ON b.author_id = a.id WHERE {' AND '.join(where)} "
+            "ORDER BY v.id",
+            args,
+        )
+    ]
+
+
+def version_events(db: sqlite_utils.Database, version_id: int) -> list[dict[str, Any]]:
+    return [
+        dict(r)
+        for r in db.query(
+            "SELECT at, state, reason FROM version_events WHERE version_id = ? ORDER BY id",
+            [version_id],
+        )
+    ]
+
+
+def ladder_match_rows(
+    db: sqlite_utils.Database, ladder_id: int, states: tuple[str, ...] = ()
+) -> list[dict[str, Any]]:
+    """The matches the ladder chose, in the order chosen, with their state (queued,
+    stored, dropped), why each was chosen, and each one's pair (a promotion test)."""
+    where, args = "ladder_id = ?", [ladder_id]
+    if states:
+        where += f" AND state IN ({', '.join('?' * len(states))})"
+        args += list(states)
+    return [
+        {**dict(r), "entrants": json.loads(r["entrants"])}
+        for r in db.query(f"SELECT * FROM ladder_matches WHERE {where} ORDER BY idx", args)
+    ]
+
+
+def stored_order(db: sqlite_utils.Database, league_id: int) -> list[int]:
+    """The stored matches' indexes in the order they were stored: the order a ladder
+    rates them in (its matches finish in any order, and none is waited for)."""
+    return [
+        r[0]
+        for r in db.execute(
+            "SELECT idx FROM matches WHERE league_id = ? ORDER BY id", [league_id]
+        ).fetchall()
+    ]
+
+
+def recent_games(
+    db: sqlite_utils.Database, league_id: int, entrant: str, limit: int
+) -> list[tuple[int, int, int]]:
+    """An entrant's last `limit` games, newest first: (decisions it was asked, faults
+    charged to it, 1 when it crashed or failed to start in the game). Faults the
+    machine caused are never charged, so they are not here."""
+    return [
+        (asked or 0, faults or 0, crashed)
+        for asked, faults, crashed in db.execute(
+            """SELECT r.asked, r.faults,
+                      EXISTS (SELECT 1 FROM faults f WHERE f.game_id = r.game_id
+                              AND f.entrant = r.entrant
+                              AND f.kind IN ('crash', 'start-failure'))
+               FROM results r WHERE r.league_id = ? AND r.entrant = ?
+               ORDER BY r.game_id DESC LIMIT ?""",
+            [league_id, entrant, limit],
+        ).fetchall()
+    ]
+
+
+def version_fault_counts(db: sqlite_utils.Database, league_id: int) -> dict[str, tuple[int, int]]:
+    """Per entrant: (charged faults, games) over all its stored games."""
+    return {
+        entrant: (faults or 0, games)
+        for entrant, faults, games in db.execute(
+            "SELECT entrant, SUM(faults), COUNT(*) FROM results WHERE league_id = ? "
+            "GROUP BY entrant",
+            [league_id],
+        ).fetchall()
+    }
+
+
+def version_history(
+    db: sqlite_utils.Database, league_id: int, entrant: str
+) -> list[dict[str, Any]]:
+    """A version's rating after each match it played, oldest first."""
+    return [
+        dict(r)
+        for r in db.query(
+            "SELECT step, match_idx, mu, sigma FROM ratings WHERE league_id = ? "
+            "AND entrant = ? ORDER BY step",
+            [league_id, entrant],
+        )
+    ]
