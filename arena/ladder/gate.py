@@ -163,6 +163,7 @@ def run_gate(
         )
     folder = Path(folder).resolve()
     log_dir = Path(log_dir).resolve()
+    database = str(Path(db_path).resolve()) if str(db_path) not in ("", ".") else ""
     log_dir.mkdir(parents=True, exist_ok=True)
     allowed = max(0, settings.retries) + 1
     notes: list[str] = []
@@ -178,7 +179,7 @@ def run_gate(
             settings,
             log_dir / f"try-{attempt}",
             name,
-            str(db_path),
+            database,
             settings.timeout,
         )
         outcome.log_dir = log_dir / f"try-{attempt}"
