@@ -175,9 +175,13 @@ def check_bot(
     log_dir: Path | None = None,
     seed: str = "check",
     sandbox: Sandbox | None = None,
+    base_dir: Path | None = None,
 ) -> CheckReport:
     """Run the conformance check; never raises for anything the bot does. A built-in
-    bot is refused (ConfigError): it is not asked over the protocol, so nothing is checked."""
+    bot is refused (ConfigError): it is not asked over the protocol, so nothing is checked.
+    `base_dir` is the folder the command runs from (its relative paths resolve there, and
+    the bot starts there): the current folder when None, as `arena check-bot` runs it;
+    a ladder's gate gives the version's own folder."""
     if spec.strip().startswith("builtin:"):
         raise ConfigError(
             f"check-bot checks external bots over the protocol; {spec.strip()!r} is a built-in "
@@ -201,7 +205,13 @@ def check_bot(
     started = time.monotonic()
     try:
         with started_players(
-            specs, game_name, options_dict, settings=settings, log_dir=log_dir, sandbox=sandbox
+            specs,
+            game_name,
+            options_dict,
+            settings=settings,
+            log_dir=log_dir,
+            base_dir=base_dir,
+            sandbox=sandbox,
         ) as players:
             report.handshake_seconds = time.monotonic() - started
             bot = players[0]
