@@ -4,6 +4,7 @@ calls one library function and prints (`arena.cli.base` says how errors are show
 - `play`: `arena play`;
 - `check`: `arena check-bot`;
 - `league`: `arena run`, `arena demo`;
+- `ladder`: `arena ladder ...` (docs/ladder.md);
 - `inspect`: `arena table`, `compare`, `games`, `faults`, `replay`;
 - `web`: `arena serve`, `arena report`;
 - `bench`: `arena bench engine|referee|league|rating|web`.
@@ -25,7 +26,7 @@ from arena.cli.base import app, command
 
 # Each module registers its commands; `arena --help` lists them in this order.
 # isort: off
-from arena.cli import play, check, league, inspect, web, bench  # noqa: E402, F401
+from arena.cli import play, check, league, ladder, inspect, web, bench  # noqa: E402, F401
 # isort: on
 
 __all__ = ["app", "main"]

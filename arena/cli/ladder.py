@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from arena.cli.base import command
+from arena.cli.base import app, command
 from arena.league.reports.formats import TextOrJson
 
 ladder_app = typer.Typer(
@@ -19,8 +19,11 @@ ladder_app = typer.Typer(
     "matchmaker places and rates them, promotion is decided on evidence (docs/ladder.md).",
     no_args_is_help=True,
 )
-author_app = typer.Typer(help="The ladder's authors: add one (its token is printed once), revoke one.")
+author_app = typer.Typer(
+    help="The ladder's authors: add one (its token is printed once), revoke one."
+)
 ladder_app.add_typer(author_app, name="author")
+app.add_typer(ladder_app, name="ladder")
 
 Db = Annotated[Path, typer.Option(help="The database (default: arena.db here).")]
 LadderName = Annotated[
@@ -48,7 +51,9 @@ def _token(token: str | None) -> str | None:
 
 @command(ladder_app, "init")
 def init(
-    ladder: Annotated[Path, typer.Argument(help="The ladder file (TOML), e.g. leagues/ladder.toml.")],
+    ladder: Annotated[
+        Path, typer.Argument(help="The ladder file (TOML), e.g. leagues/ladder.toml.")
+    ],
     db: Annotated[
         Path | None, typer.Option(help="The database (default: arena.db beside the ladder file).")
     ] = None,
@@ -90,8 +95,8 @@ def run(
 ) -> None:
     """Play the ladder's matches continuously (or N of them), checking new versions with
     the gate as they come; Ctrl-C or SIGTERM end it cleanly."""
-    from arena.league.definition.config import cluster_address_problem
     from arena.ladder.runner import run_ladder
+    from arena.league.definition.config import cluster_address_problem
 
     if workers is not None and cluster:
         raise typer.BadParameter("give --workers or --cluster, not both")
@@ -156,7 +161,8 @@ def submit(
     command_line: Annotated[
         str,
         typer.Option(
-            "--command", help='The command that starts the bot from the folder\'s root: "python bot.py".'
+            "--command",
+            help='The command that starts the bot from the folder\'s root: "python bot.py".',
         ),
     ],
     db: Db = Path("arena.db"),
@@ -225,7 +231,9 @@ def finals(
 
 
 @command(ladder_app, "table")
-def table(db: Db = Path("arena.db"), ladder: LadderName = None, fmt: Format = TextOrJson.TEXT) -> None:
+def table(
+    db: Db = Path("arena.db"), ladder: LadderName = None, fmt: Format = TextOrJson.TEXT
+) -> None:
     """The ladder table: each bot's active version, placed and rated."""
     from arena.ladder.reports import table_report
 
@@ -236,7 +244,9 @@ def table(db: Db = Path("arena.db"), ladder: LadderName = None, fmt: Format = Te
 def versions(
     db: Db = Path("arena.db"),
     ladder: LadderName = None,
-    bot: Annotated[str | None, typer.Option(help="Only this bot's versions, with the gate's reports.")] = None,
+    bot: Annotated[
+        str | None, typer.Option(help="Only this bot's versions, with the gate's reports.")
+    ] = None,
     fmt: Format = TextOrJson.TEXT,
 ) -> None:
     """Every version: state and why, SHA-256, games and faults."""

@@ -111,10 +111,14 @@ def _text_table(columns: list[tuple[str, Any, bool]], rows: list[dict[str, Any]]
     widths = [
         max([len(name), *(len(c[i]) for c in cells)]) for i, (name, _, _) in enumerate(columns)
     ]
-    lines = ["  ".join(pad(name, w, right) for (name, _, right), w in zip(columns, widths, strict=True))]
+    lines = [
+        "  ".join(pad(name, w, right) for (name, _, right), w in zip(columns, widths, strict=True))
+    ]
     for row in cells:
         lines.append(
-            "  ".join(pad(c, w, right) for c, w, (_, _, right) in zip(row, widths, columns, strict=True))
+            "  ".join(
+                pad(c, w, right) for c, w, (_, _, right) in zip(row, widths, columns, strict=True)
+            )
         )
     return "\n".join(line.rstrip() for line in lines)
 
@@ -210,9 +214,7 @@ def history_report(db_path: Path, ladder_name: str | None, bot: str, fmt: TextOr
     return "\n".join(lines)
 
 
-def matches_report(
-    db_path: Path, ladder_name: str | None, fmt: TextOrJson, limit: int = 50
-) -> str:
+def matches_report(db_path: Path, ladder_name: str | None, fmt: TextOrJson, limit: int = 50) -> str:
     """The ladder's chosen matches, newest first: index, state, why chosen, seats."""
     with reading(db_path) as db:
         ladder = open_ladder(db, ladder_name)

@@ -33,7 +33,7 @@ from arena.ladder.source import LadderProgress, LadderSource
 from arena.league.running.dispatch import WorkerDied, run_matches
 from arena.league.running.lock import league_lock
 from arena.league.running.schedule_source import TaskTemplate
-from arena.league.store import clear_in_flight, open_db
+from arena.league.store import clear_in_flight, open_db, stored_deal_key
 from arena.league.store.ladder_reads import version_rows
 from arena.league.store.ladder_writes import set_gate_report
 from arena.league.workers.bot_archives import ShippedBot, own_files, pack_folder
@@ -212,6 +212,7 @@ class _Gates:
         self.thread: threading.Thread | None = None
         self.stopping = threading.Event()
         self.done = 0
+        self.undecided: set[int] = set()  # the gate itself failed on them this run
 
     def idle(self) -> bool:
         return self.thread is None or not self.thread.is_alive()
@@ -231,7 +232,11 @@ class _Gates:
         db = open_db(self.db_path)
         try:
             while not self.stopping.is_set():
-                waiting = version_rows(db, self.ladder.id, states=(State.CHECKING,))
+                waiting = [
+                    v
+                    for v in version_rows(db, self.ladder.id, states=(State.CHECKING,))
+                    if v["id"] not in self.undecided
+                ]
                 if not waiting:
                     return
                 self._check(db, waiting[0])
@@ -244,13 +249,21 @@ class _Gates:
         report: GateReport = run_gate(
             version["command"],
             Path(version["folder"]),
-            config.league([], ""),
+            config.league([], stored_deal_key(db, self.ladder.league_id)),
             settings=config.gate,
             log_dir=self.log_dir,
             name=version["entrant"],
+            db_path=self.db_path,
         )
         if self.stopping.is_set() and not report.passed:
             return  # ended by the run's end, not by the bot: checked again next run
+        if report.error:  # the gate's own process failed: no verdict on the bot
+            self.undecided.add(version["id"])
+            self.say(
+                f"the gate could not check {version['entrant']} ({report.error}); it stays "
+                "checking and is checked again when the ladder runs next"
+            )
+            return
         if not report.passed:
             state, reason = State.REFUSED, _first_failure(report)
         else:

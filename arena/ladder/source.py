@@ -193,7 +193,7 @@ class LadderSource:
                     author=row["author"] if not row["house"] else f"house:{row['bot']}",
                     house=bool(row["house"]),
                     state=row["state"],
-                    spec=_spec(row),
+                    spec=version_start(row),
                     start_mu=row["start_mu"],
                     joined=self.counter,
                 )
@@ -527,7 +527,7 @@ def _conservative(rating: Any) -> float:
     return -math.inf if rating is None else rating.mu - 3 * rating.sigma
 
 
-def _spec(row: Mapping[str, Any]) -> str:
+def version_start(row: Mapping[str, Any]) -> str:
     """The bot spec a version starts from: a house bot's as the file gives it (its
     folder resolves relative paths), a submission's command from its own folder."""
     command, folder = row["command"], Path(row["folder"])
