@@ -162,7 +162,7 @@ def choose(
         focus = min(owing, key=lambda c: (_since(c), -c.placement_left, c.version))
         return _table(focus, free, keys, seats, policy, rng, "placement")
 
-    pairable = _pairable(pool, free, keys, seats)
+    pairable = _pairable(pool, free, keys)
     if pairable and rng.random() < policy.share_promotion:
         candidate, active = min(pairable, key=lambda pair: (_since(pair[0]), pair[0].version))
         choice = _table(candidate, free, keys, seats, policy, rng, "promotion")
@@ -180,10 +180,11 @@ def choose(
 
 
 def _pairable(
-    pool: list[Contender], free: list[Contender], keys: dict[str, AuthorKey], seats: int
+    pool: list[Contender], free: list[Contender], keys: dict[str, AuthorKey]
 ) -> list[tuple[Contender, Contender]]:
     """Every free candidate (placement done) whose author's active version is free too,
-    with that version, when the other authors' free versions can fill the table."""
+    with that version. The other authors can always fill its tables: the caller found
+    `seats` authors free, the candidate's among them."""
     by_version = {c.version: c for c in pool}
     pairs = []
     for c in free:
@@ -194,9 +195,7 @@ def _pairable(
             continue
         if keys[active.version] != keys[c.version]:
             continue  # not its author's: pairing would seat another author twice
-        others = {keys[o.version] for o in free} - {keys[c.version]}
-        if len(others) >= seats - 1:
-            pairs.append((c, active))
+        pairs.append((c, active))
     return pairs
 
 
