@@ -67,7 +67,8 @@ RANGES: dict[str, dict[str, tuple[float, float, str]]] = {
         "share_uncertain": (0, 1, "a share from 0 to 1"),
         "share_idle": (0, 1, "a share from 0 to 1"),
         "share_promotion": (0, 1, "a share from 0 to 1"),
-        "window": (0, 1e6, "a number from 0 to 1000000"),
+        "window": (0, 1, "a share of the other free authors, from 0 to 1"),
+        "uncertain_pool": (0, 1, "a share of the free versions, from 0 to 1"),
     },
     "gate": {
         "max_mb": (1, 10_240, "a whole number of MiB from 1 to 10,240"),

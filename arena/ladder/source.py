@@ -249,6 +249,7 @@ class LadderSource:
         """Every version that may play now, as the matchmaker sees it."""
         placement = self.ladder.config.matchmaking.placement_matches
         active = {r.bot: r.entrant for r in self.versions.values() if r.state == State.ACTIVE}
+        reserved = {name for match in self.queue for name in match.entrants}
         out = []
         for record in self.versions.values():
             if record.state not in PLAYING:
@@ -268,7 +269,7 @@ class LadderSource:
                     sigma=sigma,
                     last_played=record.last_played,
                     joined=record.joined,
-                    busy=record.busy,
+                    busy=record.busy or record.entrant in reserved,  # a queued table's
                     placement_left=0 if record.house else max(0, placement - record.matches),
                     active_version=active.get(record.bot, "") if testing else "",
                 )
