@@ -264,13 +264,11 @@ def _settings(path: Path, table: str, data: Any, kind: type, partial: bool = Fal
             if not math.isfinite(value) or not low <= value <= high:
                 reader.fail(f.name, f"must be {what}; got {shown(value)}")
             values[f.name] = float(value)
-    settings = kind(**values)
-    if table == "matchmaking":
-        shares = sum(
-            getattr(settings, k) for k in ("share_fewest", "share_uncertain", "share_idle")
-        )
-        if shares <= 0:
-            reader.fail("share_fewest", "share_uncertain and share_idle must not all be 0")
+    try:
+        settings = kind(**values)
+    except (ConfigError, ValueError) as err:  # a check across keys, made by the setting itself
+        said = str(err) if str(err).startswith(f"[{table}]") else f"[{table}] {err}"
+        raise ConfigError(f"{path}: {said}") from None
     return settings
 
 
