@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.bots.process import command_argv
+from arena.errors import ConfigError
 from arena.games import GAMES, get_game
 from arena.games.base import Game
 from arena.ladder.gate import GateSettings
