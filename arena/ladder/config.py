@@ -84,6 +84,7 @@ RANGES: dict[str, dict[str, tuple[float, float, str]]] = {
         "alpha": (0.0001, 0.5, "a probability from 0.0001 to 0.5"),
         "beta": (0.0001, 0.5, "a probability from 0.0001 to 0.5"),
         "max_games": (1, 1_000_000, "a whole number of games from 1 to 1,000,000"),
+        "min_pairs": (2, 10_000, "a whole number of paired matches from 2 to 10,000"),
     },
     "health": {
         "window": (1, 100_000, "a whole number of games from 1 to 100,000"),

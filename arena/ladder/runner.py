@@ -283,4 +283,5 @@ def _first_failure(report: GateReport) -> str:
     failed = next((step for step in report.steps if not step.passed), None)
     if failed is None:
         return "refused by the gate"
-    return f"refused by the gate at {failed.name}: {failed.detail[:300]}"
+    detail = " ".join(failed.detail.split())  # one line: the report holds the rest
+    return f"refused by the gate at {failed.name}: {detail[:300]}"

@@ -456,7 +456,10 @@ class LadderSource:
         active = next((e for e in second.entrants if e not in first.entrants), None)
         if candidate is None or active is None:
             return []
-        diff = paired_difference(first, second, candidate, active)
+        try:
+            diff = paired_difference(first, second, candidate, active)
+        except ValueError:  # not a pair after all (a version left between its tables)
+            return []
         if not math.isfinite(diff):
             return []
         self.evidence.setdefault(candidate, []).append(diff)

@@ -298,7 +298,7 @@ def ladder_match_stored(
         "UPDATE ladder_matches SET state = 'stored' WHERE ladder_id = ? AND idx = ?",
         [ladder_id, idx],
     )
-    db.executemany(
+    db.conn.executemany(
         "UPDATE versions SET mu = ?, sigma = ?, games = ? WHERE ladder_id = ? AND entrant = ?",
         [(mu, sigma, games, ladder_id, entrant) for entrant, mu, sigma, games in ratings],
     )
@@ -308,7 +308,7 @@ def ladder_match_stored(
 def drop_matches(db: sqlite_utils.Database, ladder_id: int, indexes: Iterable[int]) -> None:
     """Chosen matches that will not be played (a version in them left the ladder)."""
     with immediate(db):
-        db.executemany(
+        db.conn.executemany(
             "UPDATE ladder_matches SET state = 'dropped' WHERE ladder_id = ? AND idx = ? "
             "AND state = 'queued'",
             [(ladder_id, idx) for idx in indexes],
