@@ -264,6 +264,8 @@ class BotProcess:
                 processes=limits.processes,
                 cpus=limits.cpus,
                 group=self.sandbox.group,
+                entrant_memory_mb=limits.entrant_memory(),
+                bots_memory_mb=limits.bots_memory(),
             )
         except OSError as err:
             command.close()
@@ -327,6 +329,11 @@ class BotProcess:
         """Whether the bot's memory limit (its cgroup's) ended one of its processes
         since its start."""
         return self.cgroup is not None and self.cgroup.memory_limit_hit()
+
+    def memory_limit(self) -> tuple[str, int] | None:
+        """Which memory limit (the bot's, its entrant's, or its run's: the key and its
+        MB) ended one of its processes since its start, or None."""
+        return self.cgroup.memory_limit() if self.cgroup is not None else None
 
     @property
     def pid(self) -> int:

@@ -381,6 +381,7 @@ def test_the_hostile_suite_has_a_bot_per_behaviour() -> None:
         "fork_hoard_bot.py",
         "shared_hoard_bot.py",
         "memfd_hoard_bot.py",
+        "kept_hoard_bot.py",  # tests/bots/test_entrant_memory.py
         "userns_tmpfs_bot.py",
         "keyring_bot.py",
         "share_fill_bot.py",

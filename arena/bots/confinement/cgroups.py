@@ -12,6 +12,18 @@ v2 is used where the arena's cgroup hands the memory, cpu and pids controllers t
 children; else cgroup v1's memory, cpu, cpuacct and pids hierarchies; else none, and
 `cgroup_problem` says why (the bots then have the per-process limits alone).
 
+Memory is held at three levels, each counting everything below it (docs/sandbox.md):
+
+    arena-bot-NS-OWNER-bots        all the grouped bots of one run here: bots_memory_mb
+      arena-bot-NS-OWNER-group-X   one entrant's processes, every slot: entrant_memory_mb
+        arena-bot-NS-PID-ID        one started bot (a rotation slot): memory_mb
+
+so neither an entrant that forks in each of its slots nor a mix of entrants can take
+the machine's memory from the referee, the store's writer or a web server: they are
+outside these cgroups, and a limit reached inside one ends a process inside it. Every
+bot also raises its own oom_score_adj to the most, so that should the machine itself run
+short, the kernel ends bots before anything else.
+
 A process joins before it execs: the command line is prefixed with a shell that
 writes its own pid into each cgroup.procs and then execs the bot's command (no
 `preexec_fn`: gRPC makes it unsafe), so every process of the bot is born inside.
@@ -36,6 +48,10 @@ V2_WEIGHT = 100
 V1_CONTROLLERS = ("memory", "cpu", "cpuacct", "pids")
 V2_CONTROLLERS = ("memory", "cpu", "pids")
 PREFIX = "arena-bot"
+BOT_OOM_SCORE_ADJ = 1000  # bots are the kernel's first choice when the machine runs short
+V2_EVENTS = "memory.events.local"  # its `max`: how often this level's own limit was reached
+V1_PEAK_SLACK = MB  # a v1 peak this close to its limit reached it (charges come in batches)
+LEVELS = ("memory_mb", "entrant_memory_mb", "bots_memory_mb")  # the slot, entrant and run
 
 
 @dataclass(frozen=True)
@@ -201,30 +217,66 @@ class BotCgroup:
         self._cpu_fd = -1
         self._stat_fds: list[int] | None = None  # cpu.stat of itself and its group
         self.memory_mb = 0
+        self.limits: dict[str, int] = {}  # LEVELS key -> its limit in MB, where it has one
+        self._reached: dict[str, int] = {}  # v2: LEVELS key -> its limit reached, at start
 
     @classmethod
     def create(
-        cls, name: str, *, memory_mb: int, processes: int, cpus: float, group: str = ""
+        cls,
+        name: str,
+        *,
+        memory_mb: int,
+        processes: int,
+        cpus: float,
+        group: str = "",
+        entrant_memory_mb: int = 0,
+        bots_memory_mb: int = 0,
     ) -> BotCgroup | None:
         """A new cgroup with these limits, or None where there are no cgroups to have.
         OSError when one cannot be made where they can (the bot is then not started).
 
         `group` (an `entrant_group` name): the cgroup is made inside it, and the group
         holds the CPU quota of all its members together: the processes one entrant has
-        alive at once (a process per rotation slot, in every worker) share one `cpus`."""
+        alive at once (a process per rotation slot, in every worker) share one `cpus`;
+        and their memory together, `entrant_memory_mb`, inside the run's cgroup of all
+        its grouped bots, `bots_memory_mb` (0: no limit of its own at that level). The
+        limits of a group are set by the member that makes it."""
         where = hierarchy()
         if where is None:
             return None
         _sweep_stale()
-        if group:
-            _make_group(where, group, cpus)
-        group = cls(where, name, group)
-        try:
-            group._make(memory_mb, processes, cpus)
-        except OSError:
-            group.remove()
-            raise
-        return group
+        for attempt in range(3):  # a group's last member may remove it meanwhile: again
+            try:
+                if group:
+                    _make_group(where, group, cpus, entrant_memory_mb, bots_memory_mb)
+                made = cls(where, name, group)
+                made._make(memory_mb, processes, cpus)
+            except FileNotFoundError:
+                if attempt == 2:
+                    raise
+                continue
+            except OSError:
+                made = cls(where, name, group)
+                made.remove()
+                raise
+            made._levels()
+            return made
+        return None  # not reached
+
+    def _levels(self) -> None:
+        """The memory limits above the bot (its group's and its run's), and how often
+        each was reached so far: `memory_limit` tells which one ended a process."""
+        memory = self.folders["memory"]
+        folders = [memory] + ([memory.parent, memory.parent.parent] if self.group else [])
+        self.limits = {"memory_mb": self.memory_mb}
+        for key, folder in zip(LEVELS, folders, strict=False):
+            if key != "memory_mb":
+                limit = _read_limit(folder, self.version)
+                if limit is None:
+                    continue
+                self.limits[key] = limit
+            if self.version == 2:
+                self._reached[key] = _reached_v2(folder)
 
     def _make(self, memory_mb: int, processes: int, cpus: float) -> None:
         self.memory_mb = memory_mb
@@ -263,7 +315,11 @@ class BotCgroup:
         procs = " ".join(
             shlex.quote(str(f / "cgroup.procs")) for f in dict.fromkeys(self.folders.values())
         )
-        script = f'for p in {procs}; do echo $$ > "$p" || exit 125; done; exec "$@"'
+        script = (
+            f'for p in {procs}; do echo $$ > "$p" || exit 125; done; '
+            f"{{ echo {BOT_OOM_SCORE_ADJ} > /proc/$$/oom_score_adj; }} 2>/dev/null; "
+            'exec "$@"'
+        )
         return ["/bin/sh", "-c", script, "sh", *argv]
 
     def cpu_seconds(self) -> float | None:
@@ -319,6 +375,31 @@ class BotCgroup:
                 return int(value) > 0
         return False
 
+    def memory_limit(self) -> tuple[str, int] | None:
+        """Which memory limit ended a process of the bot, as (its key in LEVELS, its
+        value in MB), or None when none did. The kernel counts the kill in the bot's own
+        cgroup whichever level's limit was reached (so the fault is the bot's own); the
+        level named is the first (the bot's, its entrant's, its run's) whose limit was
+        reached: v2 counts that per level since the bot started. v1 counts it nowhere
+        (memory.memsw.failcnt stays 0 on recent kernels), so there it is the first
+        level whose peak came to its limit: a group's peak lasts, so a later kill by
+        the run's limit may be named as its entrant's, never as the bot's own."""
+        if not self.memory_limit_hit():
+            return None
+        memory = self.folders["memory"]
+        folders = (memory, memory.parent, memory.parent.parent)
+        for key, folder in zip(LEVELS, folders, strict=False):
+            if key not in self.limits:
+                continue
+            if self.version == 2:
+                reached = _reached_v2(folder) > self._reached[key]
+            else:
+                peak = _read_int(folder / "memory.max_usage_in_bytes")
+                reached = peak is not None and peak >= self.limits[key] * MB - V1_PEAK_SLACK
+            if reached:
+                return key, self.limits[key]
+        return "memory_mb", self.memory_mb
+
     def memory_peak_bytes(self) -> int | None:
         """The most memory the bot's processes held at once (None where not known)."""
         name = "memory.peak" if self.version == 2 else "memory.max_usage_in_bytes"
@@ -363,26 +444,53 @@ class BotCgroup:
                 os.close(fd)
         self._stat_fds = None
         _kill_and_remove(list(dict.fromkeys(self.folders.values())))
-        if self.group:  # the last member out removes its group
-            for folder in dict.fromkeys(f.parent for f in self.folders.values()):
-                with contextlib.suppress(OSError):
-                    folder.rmdir()
+        if self.group:  # the last member out removes its group, and the last group its run's
+            for depth in range(len(Path(self.group).parts)):
+                for folder in dict.fromkeys(f.parents[depth] for f in self.folders.values()):
+                    with contextlib.suppress(OSError):
+                        folder.rmdir()
+
+
+def run_group(owner: int) -> str:
+    """The cgroup of all the grouped bots of one run on this machine (`owner` is the
+    run's main process): the entrant groups are made inside it."""
+    return f"{PREFIX}-{_namespace()}-{owner}-bots"
 
 
 def entrant_group(owner: int, key: str) -> str:
-    """The cgroup group of one entrant of one run: the same name in every worker of the
-    run (`owner` is the run's main process), so that all the entrant's processes share
-    its CPU quota; `_sweep_stale` removes it once `owner` is gone."""
+    """The cgroup group of one entrant of one run, inside the run's (`run_group`): the
+    same path in every worker of the run (`owner` is the run's main process), so that
+    all the entrant's processes share its CPU quota and its memory; `_sweep_stale`
+    removes it once `owner` is gone."""
     digest = hashlib.sha256(key.encode()).hexdigest()[:16]
-    return f"{PREFIX}-{_namespace()}-{owner}-group-{digest}"
+    return f"{run_group(owner)}/{PREFIX}-{_namespace()}-{owner}-group-{digest}"
 
 
-def _make_group(where: Hierarchy, group: str, cpus: float) -> None:
-    """The group's folders (made by the first member, then kept) and its CPU quota and
-    weight: those of one bot, for all its members together."""
+def _make_group(
+    where: Hierarchy, group: str, cpus: float, entrant_memory_mb: int, bots_memory_mb: int
+) -> None:
+    """The group's folders (made by the first member, then kept), its CPU quota and
+    weight (those of one bot, for all its members together), and the memory limits of
+    the group and of the run's folder above it, written when each is made."""
     quota = max(1000, round(cpus * CFS_PERIOD_US))
-    for folder in where.parents():
-        (folder / group).mkdir(exist_ok=True)
+    parts = Path(group).parts
+    memory_limits = [bots_memory_mb, entrant_memory_mb][-len(parts) :]
+    for depth, limit in zip(range(1, len(parts) + 1), memory_limits, strict=True):
+        below = Path(*parts[:depth])
+        new = False
+        for folder in where.parents():
+            try:
+                (folder / below).mkdir()
+            except FileExistsError:
+                continue
+            new = True
+        if new and where.version == 2 and depth < len(parts):  # the members' controllers
+            with contextlib.suppress(OSError):
+                _write(
+                    where.folders["memory"] / below / "cgroup.subtree_control", "+memory +cpu +pids"
+                )
+        if new:
+            _memory_level(where.folders["memory"] / below, where.version, limit)
     cpu = where.folders["cpu"] / group
     if where.version == 2:
         with contextlib.suppress(OSError):  # its members need the controllers
@@ -393,6 +501,64 @@ def _make_group(where: Hierarchy, group: str, cpus: float) -> None:
     _write(cpu / "cpu.cfs_period_us", str(CFS_PERIOD_US))
     _write(cpu / "cpu.cfs_quota_us", str(quota))
     _write(cpu / "cpu.shares", str(V1_SHARES))
+
+
+def _memory_level(folder: Path, version: int, memory_mb: int) -> None:
+    """A group's memory limit over everything below it (none when `memory_mb` is 0).
+    v1 counts a child's pages in its parent only with memory.use_hierarchy, set before
+    the folder has children (a kernel since 5.x has it always on, and the write is
+    then refused: it is read back instead)."""
+    if version == 1:
+        with contextlib.suppress(OSError):
+            _write(folder / "memory.use_hierarchy", "1")
+        if (folder / "memory.use_hierarchy").read_text().strip() != "1":
+            raise OSError(f"{folder}: memory.use_hierarchy cannot be set, so no group limit holds")
+    if not memory_mb:
+        return
+    limit = str(memory_mb * MB)
+    if version == 2:
+        _write(folder / "memory.max", limit)
+        with contextlib.suppress(OSError):
+            _write(folder / "memory.swap.max", "0")
+        return
+    _write(folder / "memory.limit_in_bytes", limit)
+    if (folder / "memory.memsw.limit_in_bytes").exists():
+        _write(folder / "memory.memsw.limit_in_bytes", limit)
+    with contextlib.suppress(OSError):
+        _write(folder / "memory.swappiness", "0")
+
+
+def _read_limit(folder: Path, version: int) -> int | None:
+    """A cgroup's memory limit in MB, or None when it has none (or is gone)."""
+    name = "memory.max" if version == 2 else "memory.limit_in_bytes"
+    try:
+        text = (folder / name).read_text().strip()
+    except OSError:
+        return None
+    if not text.isdigit() or int(text) >= 1 << 62:  # "max", or v1's page-rounded no limit
+        return None
+    return int(text) // MB
+
+
+def _reached_v2(folder: Path) -> int:
+    """How often this v2 cgroup's own memory limit was reached (`V2_EVENTS`'s `max`): 0
+    where not known."""
+    try:
+        text = (folder / V2_EVENTS).read_text()
+    except OSError:
+        return 0
+    for line in text.splitlines():
+        key, _, value = line.partition(" ")
+        if key == "max":
+            return int(value)
+    return 0
+
+
+def _read_int(path: Path) -> int | None:
+    try:
+        return int(path.read_text())
+    except (OSError, ValueError):
+        return None
 
 
 def _kill_and_remove(folders: list[Path]) -> None:
@@ -464,9 +630,9 @@ def sweep_stale() -> None:
         return
     mine = f"{PREFIX}-{_namespace()}-"
     stale: dict[str, list[Path]] = {}
-    folders = list(where.parents())
-    while folders:  # the top level, and inside the groups of live runs (one level)
-        parent = folders.pop()
+    folders = [(folder, 0) for folder in where.parents()]
+    while folders:  # the top level, inside live runs' folders, and their entrant groups
+        parent, depth = folders.pop()
         with contextlib.suppress(OSError):
             for entry in os.scandir(parent):
                 if not entry.name.startswith(mine) or not entry.is_dir():
@@ -475,8 +641,8 @@ def sweep_stale() -> None:
                 if pid.isdigit() and not pid_alive(int(pid)):
                     key = os.path.relpath(entry.path, _root_of(entry.path, where))
                     stale.setdefault(key, []).append(Path(entry.path))
-                elif "-group-" in entry.name and parent in where.parents():
-                    folders.append(Path(entry.path))  # a live run's entrant group
+                elif depth < 2 and (entry.name.endswith("-bots") or "-group-" in entry.name):
+                    folders.append((Path(entry.path), depth + 1))  # a live run's group
     for found in stale.values():
         _kill_and_remove(found)
 

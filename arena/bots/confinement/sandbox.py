@@ -101,6 +101,25 @@ class SandboxLimits:
     address_space_mb: int = field(default_factory=lambda: _fitted("address_space_mb", 4096))
     tmp_mb: int = 64  # size of its private /tmp, and again of /dev/shm
     cpus: float = 1.0  # CPU quota of the bot's cgroup, in cores (fractions allowed)
+    # memory of all one entrant's processes together (every rotation slot, every worker
+    # of a run), and of all the grouped bots of a run on one machine; 0: the default,
+    # `entrant_memory` and `bots_memory` (docs/sandbox.md, "Memory in all")
+    entrant_memory_mb: int = 0
+    bots_memory_mb: int = 0
+
+    def entrant_memory(self) -> int:
+        """entrant_memory_mb, or its default: ENTRANT_MEMORY_SLOTS x memory_mb, room for
+        one process at its whole limit and the entrant's other processes beside it."""
+        return self.entrant_memory_mb or ENTRANT_MEMORY_SLOTS * self.memory_mb
+
+    def bots_memory(self) -> int:
+        """bots_memory_mb, or its default: BOTS_MEMORY_SHARE of this machine's memory (the
+        machine the bots run on: a cluster worker reads its own), and never below one
+        entrant's limit; 0 (no limit of its own) where the machine does not say."""
+        if self.bots_memory_mb:
+            return self.bots_memory_mb
+        memory = machine_memory_mb()
+        return max(int(memory * BOTS_MEMORY_SHARE), self.entrant_memory()) if memory else 0
 
     def prlimit_args(self, with_processes: bool) -> list[str]:
         args = [
@@ -129,6 +148,16 @@ class SandboxLimits:
             if value > largest:
                 said = "" if key in given else " (the default)"
                 raise ConfigError(f"{key}{said} must be at most {largest}, {why}; got {value}")
+        for outer, inner, value, least in (
+            ("entrant_memory_mb", "memory_mb", self.entrant_memory_mb, self.memory_mb),
+            ("bots_memory_mb", "entrant_memory_mb", self.bots_memory_mb, self.entrant_memory()),
+        ):
+            if value and value < least:  # the outer limit would make the inner one void
+                whose = "" if inner in given else " (the default)"
+                raise ConfigError(
+                    f"{outer} must be at least {inner}{whose}, {least}: it holds all of "
+                    f"what {inner} holds each of (raise {outer} or lower {inner}); got {value}"
+                )
 
     def ceilings(self, given: Collection[str] = ()) -> dict[str, tuple[float, str]]:
         """Per key, the largest value allowed here and why: the arena's own bound (so a
@@ -150,7 +179,7 @@ class SandboxLimits:
             if key == "cpus":  # a quota above the cores would bound nothing
                 cores = os.cpu_count() or 1
                 bounds.append((float(cores), f"this machine's {cores} core(s)"))
-            if key in ("memory_mb", "tmp_mb") and key in given and memory:
+            if key in MEMORY_KEYS and key in given and memory:
                 bounds.append((memory, "this machine's memory"))
             if key == "memory_mb":
                 whose = "" if "address_space_mb" in given else " (the default)"
@@ -166,6 +195,10 @@ class SandboxLimits:
 
 
 _LIMIT_KEYS = tuple(f.name for f in fields(SandboxLimits))
+ENTRANT_MEMORY_SLOTS = 2  # entrant_memory_mb's default, in memory_mb (docs/sandbox.md)
+BOTS_MEMORY_SHARE = 0.5  # bots_memory_mb's default, a share of the machine's memory
+DERIVED_LIMITS = ("entrant_memory_mb", "bots_memory_mb")  # 0 in the dataclass: a default
+MEMORY_KEYS = ("memory_mb", "tmp_mb", *DERIVED_LIMITS)  # at most the machine's, when given
 _UNITS = {"file_size_mb": MB, "memory_mb": MB, "address_space_mb": MB, "tmp_mb": MB}
 KERNEL_LIMITS = {  # the keys prlimit sets: the resource in words, its name, its number
     "processes": ("processes of one user", "RLIMIT_NPROC", resource.RLIMIT_NPROC),
@@ -184,6 +217,8 @@ ARENA_CEILINGS = {  # bounds of the arena's own, whatever the kernel allows (doc
     "address_space_mb": (1 << 27, "128 TiB, a 64-bit process's whole address space"),
     "tmp_mb": (1 << 20, "1 TiB"),
     "cpus": (4096.0, "4096 cores"),
+    "entrant_memory_mb": (1 << 27, "128 TiB, a 64-bit process's whole address space"),
+    "bots_memory_mb": (1 << 27, "128 TiB, a 64-bit process's whole address space"),
 }
 NOMINAL_DEFAULTS = {  # the defaults docs/sandbox.md names, before `_fitted`
     "processes": 256, "open_files": 1024, "file_size_mb": 64, "cpu_seconds": 600,

@@ -190,15 +190,22 @@ def crashed(detail: str, got: str) -> BotFault:
     return BotFault(FaultKind.CRASH, detail, expected=FROM_A_LIVE_BOT, got=got)
 
 
-def memory_limit(fault: BotFault, limit: tuple[int, bool] | None) -> BotFault:
-    """A crash with what caused it when the bot's memory limit did (`limit`: its
-    memory_mb and whether the whole bot ended, or None): a crash's detail names the
-    limit rather than leave the author to guess at a SIGKILL or a failed call."""
+MEMORY_LIMIT_HOLDS = {  # what each memory limit holds together (docs/sandbox.md)
+    "memory_mb": "for all its processes",
+    "entrant_memory_mb": "for all its entrant's processes together",
+    "bots_memory_mb": "for all the bots of the run on this machine together",
+}
+
+
+def memory_limit(fault: BotFault, limit: tuple[str, int, bool] | None) -> BotFault:
+    """A crash with what caused it when a memory limit did (`limit`: the limit's key,
+    its MB, and whether the whole bot ended, or None): a crash's detail names the limit
+    rather than leave the author to guess at a SIGKILL or a failed call."""
     if limit is None:
         return fault
-    memory_mb, whole = limit
+    key, memory_mb, whole = limit
     who = "the bot was ended" if whole else "a process of the bot was ended"
-    limit_text = f"memory_mb = {memory_mb}, for all its processes"
+    limit_text = f"{key} = {memory_mb}, {MEMORY_LIMIT_HOLDS.get(key, '')}".rstrip(", ")
     return _noted(fault, f"{who} by its memory limit ({limit_text})")
 
 

@@ -384,13 +384,18 @@ class RemotePlayer:
         await self._restart(fault.detail)
         return fault
 
-    def _memory_limit(self) -> tuple[int, bool] | None:
-        """(memory_mb, whether the whole bot ended) when the bot's memory limit ended
-        one of its processes since its start, else None: read before any restart."""
+    def _memory_limit(self) -> tuple[str, int, bool] | None:
+        """(the limit's key, its MB, whether the whole bot ended) when a memory limit
+        (the bot's, its entrant's or its run's) ended one of its processes since its
+        start, else None: read before any restart. The kill was of this bot's process
+        (the kernel counts it in the bot's own cgroup), so the fault is this bot's."""
         process = self.process
-        if process is None or process.sandbox is None or not process.memory_limit_hit():
+        if process is None or process.sandbox is None:
             return None
-        return process.sandbox.limits.memory_mb, not process.alive()
+        reached = process.memory_limit()
+        if reached is None:
+            return None
+        return *reached, not process.alive()
 
     async def _restart(self, why: str) -> None:
         """The one place a bot is started again: at most once per game."""

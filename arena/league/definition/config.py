@@ -19,6 +19,7 @@ from typing import Any, TypedDict
 
 from arena.bots.confinement.sandbox import (
     ARENA_CEILINGS,
+    DERIVED_LIMITS,
     SMALLEST_CPUS,
     Sandbox,
     SandboxLimits,
@@ -680,6 +681,7 @@ def read_limits(path: Path, data: Any) -> Limits:
                 else lim.integer(key, getattr(defaults, key), 1, "a whole number >= 1")
             )
             for key in SANDBOX_LIMIT_KEYS
+            if key in lim.data or key not in DERIVED_LIMITS  # those: a default of their own
         }
     )
     try:
