@@ -223,3 +223,27 @@ def bench_cluster(
             "arena bench cluster needs Dask: pip install 'trix-arena[cluster]'"
         ) from None
     typer.echo("\n".join(lines(measure(matches, sizes, wait_ms, kingdoms), wait_ms)))
+
+
+@command(bench_app, "ladder")
+def bench_ladder(
+    versions: Annotated[int, typer.Option(min=4, max=1000, help="Versions on the ladder.")] = 100,
+    games: Annotated[
+        int, typer.Option(min=4, max=1_000_000, help="Games stored before the choices are timed.")
+    ] = 100_000,
+    choices: Annotated[int, typer.Option(min=1, max=100_000, help="Choices timed.")] = 1000,
+    promotion: Annotated[
+        bool,
+        typer.Option(
+            "--promotion/--no-promotion",
+            help="Also play promotion tests: games to a decision, paired against unpaired.",
+        ),
+    ] = True,
+    seeds: Annotated[int, typer.Option(min=1, max=10_000, help="Promotion tests per case.")] = 40,
+) -> None:
+    """A ladder's matchmaker timed at VERSIONS versions and GAMES stored games (the
+    database built by a fast path, docs/benchmarks.md), and games to a promotion
+    decision for candidates better by about 20 and 50 points a game, paired and unpaired."""
+    from arena.bench.ladder import bench_ladder as measure
+
+    typer.echo("\n".join(measure(versions, games, choices, promotion, seeds).lines()))

@@ -384,8 +384,7 @@ class LadderSource:
         ]
 
         def also(db: sqlite_utils.Database) -> None:
-            ladder_match_stored(db, self.ladder.id, played.index, ratings)
-            db["ratings"].insert_all({"league_id": self.ladder.league_id, **h} for h in history)
+            ladder_match_stored(db, self.ladder, played.index, ratings, history)
 
         if not store_match(self.db, self.ladder.league_id, played, also=also):
             self._restore(saved)

@@ -287,21 +287,24 @@ def queue_matches(
 
 def ladder_match_stored(
     db: sqlite_utils.Database,
-    ladder_id: int,
+    ladder: Any,
     idx: int,
     ratings: Sequence[tuple[str, float, float, int]],
+    history: Sequence[dict[str, Any]],
 ) -> None:
-    """Inside `store_match`'s transaction: the chosen match is stored, and the
-    versions' ratings and game counts (entrant, mu, sigma, games) are what it made
-    them, so a run killed after it keeps both or neither."""
+    """Inside `store_match`'s transaction: the chosen match is stored, the versions'
+    ratings and game counts (entrant, mu, sigma, games) are what it made them, and the
+    rating history of its entrants has its rows, so a run killed after it keeps all
+    or none. `ladder` is the opened ladder (its `id` and `league_id`)."""
     db.execute(
         "UPDATE ladder_matches SET state = 'stored' WHERE ladder_id = ? AND idx = ?",
-        [ladder_id, idx],
+        [ladder.id, idx],
     )
     db.conn.executemany(
         "UPDATE versions SET mu = ?, sigma = ?, games = ? WHERE ladder_id = ? AND entrant = ?",
-        [(mu, sigma, games, ladder_id, entrant) for entrant, mu, sigma, games in ratings],
+        [(mu, sigma, games, ladder.id, entrant) for entrant, mu, sigma, games in ratings],
     )
+    db["ratings"].insert_all({"league_id": ladder.league_id, **row} for row in history)
 
 
 @_writing("a chosen match")
