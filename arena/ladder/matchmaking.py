@@ -4,7 +4,7 @@
 them, the table size, the `[matchmaking]` policy) and of the `random.Random` it is handed:
 no I/O, no clock, no other randomness. The same contenders (in any order: they are sorted
 by version first) and an rng in the same state give the same `Choice`, so a ladder's
-choices replay from its seed and the order of events (docs/ladder-matchmaking.md).
+choices replay from its seed and the order of events (docs/ladder.md, "Matchmaking").
 
 The policy, in the order it is applied:
 
@@ -67,7 +67,7 @@ class Contender:
 @dataclass(frozen=True)
 class Policy:
     """The ladder file's `[matchmaking]` table. Every default is explained in
-    docs/ladder-matchmaking.md; `__post_init__` refuses values that cannot work."""
+    docs/ladder.md, "Matchmaking"; `__post_init__` refuses values that cannot work."""
 
     placement_matches: int = 10  # matches a new version plays before the shares apply
     share_fewest: float = 0.5  # focus weighted toward the fewest games (1/rank)

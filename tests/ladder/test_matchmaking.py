@@ -8,7 +8,7 @@ versions and candidates over time, moves each version's mu toward a hidden stren
 each match, and settles promotion pairs after a fixed number. A crashing version is one
 whose mu falls and whose sigma stays at the prior, as faults make it.
 
-Tolerances (docs/ladder-matchmaking.md states the same): over a run the three shares
+Tolerances (docs/ladder.md, "Matchmaking" states the same): over a run the three shares
 (fewest, uncertain, idle) of the choices made by share, and the promotion share of the
 choices made while a candidate could be paired, are each within 0.04 of the policy's
 (about three standard deviations at the sizes run); a new version finishes its placement
