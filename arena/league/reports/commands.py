@@ -13,6 +13,7 @@ through `text_safe`: a stored name cannot add a line or move the terminal's curs
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -81,7 +82,12 @@ def table_report(
 
     def build(db: Any, league_id: int) -> Report:
         about = league_about(db, league_id)
-        game = store.league_record(db, league_id)[0]
+        game, settings = store.league_record(db, league_id)
+        if settings.get("schedule") == "ladder":  # its entrants are versions, chosen as it runs
+            raise ConfigError(
+                f"{about['name']!r} is a ladder: `arena ladder table --db {db_path} --ladder "
+                f"{shlex.quote(about['name'])}` shows its table (docs/ladder.md)"
+            )
         rows = league_rows(db, league_id)
         if fmt in (TableFormat.TEXT, TableFormat.MARKDOWN):
             return Report(render(rows, fmt, game, about, db=db_path))
