@@ -180,3 +180,33 @@ def test_a_bad_key_is_refused_naming_file_table_and_key(
     assert code == 2
     assert str(path.name) in err and f"[{table}]" in err and said in err
     assert not (tmp_path / "arena.db").exists()
+
+
+def test_the_docs_example_and_the_shipped_ladder_file_load(tmp_path: Path) -> None:
+    """docs/ladder.md's full example shows every key of the ladder's own tables and is
+    accepted; so is leagues/ladder.toml."""
+    import re
+    from dataclasses import fields
+
+    from arena.ladder.config import load_ladder
+    from arena.ladder.gate import GateSettings
+    from arena.ladder.health import HealthSettings
+    from arena.ladder.matchmaking import Policy
+    from arena.ladder.promotion import PromotionSettings
+    from arena.ladder.uploads import UploadLimits
+
+    root = Path(__file__).resolve().parents[2]
+    page = (root / "docs" / "ladder.md").read_text()
+    block = page.split("```toml\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "sample_bots").mkdir()
+    (tmp_path / "sample_bots" / "sampler_bot.py").write_text("")
+    (tmp_path / "docs").mkdir()
+    path = tmp_path / "docs" / "example.toml"
+    path.write_text(block)
+    config = load_ladder(path)
+    assert [h.name for h in config.house] == ["greedy", "sampler"]
+    keys = set(re.findall(r"^(\w+) =", block, re.M))
+    for kind in (Policy, GateSettings, UploadLimits, PromotionSettings, HealthSettings):
+        assert {f.name for f in fields(kind)} <= keys, kind.__name__
+    shipped = load_ladder(root / "leagues" / "ladder.toml")
+    assert shipped.name == "trix-ladder" and len(shipped.house) == 3
