@@ -13,7 +13,7 @@ import pytest
 
 from tests.ladder.ladder_support import ladder_file, ok
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_bots"
 SUBMISSIONS = {  # author: (bot, folder to copy, command)
@@ -35,7 +35,7 @@ bot = "builtin:sampler"
 
 
 def test_sample_and_builtin_bots_are_never_suspended_by_the_defaults(tmp_path: Path) -> None:
-    path = ladder_file(tmp_path, extra=HOUSE)
+    path = ladder_file(tmp_path, extra=HOUSE, sandbox="on")  # as a ladder runs by default
     text = path.read_text().replace("window = 8\nmax_crash_games = 2\n", "")
     path.write_text(text.replace("move_timeout = 2.0", "move_timeout = 1.0"))  # the default
     ok("ladder", "init", str(path))
