@@ -1,0 +1,1 @@
+"""A continuous ladder: submissions, versions, the gate, matchmaking and promotion."""
