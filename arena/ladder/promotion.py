@@ -576,7 +576,7 @@ def resampled_test(
 def bench_promotion(
     seeds: int = 200,
     processes: int = 1,
-    bank_pairs: int = 60,
+    bank_pairs: int = 100,
     played_seeds: int = 0,
     cap: int = 4000,
 ) -> dict[str, Any]:
