@@ -13,6 +13,7 @@ import pytest
 
 from arena.errors import ConfigError
 from arena.ladder.promotion import (
+    INFLATION,
     LADDER_OPPONENTS,
     PromotionSettings,
     Simulation,
@@ -156,14 +157,23 @@ def test_the_verdict_reports_mean_interval_and_games() -> None:
     assert none.decision == "continue" and none.pairs == 0 and math.isnan(none.mean)
 
 
-def test_the_llr_is_the_profile_likelihood_ratio() -> None:
+def test_the_llr_is_walds_with_the_variance_estimated_and_widened() -> None:
     xs = [30.0, -10.0, 50.0, 5.0]
-    s0 = sum(x * x for x in xs) / 4
-    s1 = sum((x - 20) ** 2 for x in xs) / 4
-    assert paired_llr(xs, 20.0) == pytest.approx(1.5 * math.log(s0 / s1))
+    mean = sum(xs) / 4
+    variance = sum((x - mean) ** 2 for x in xs) / 3 * (1 + INFLATION / 4)
+    assert paired_llr(xs, 20.0) == pytest.approx(4 * 20.0 * (mean - 10.0) / variance)
     assert paired_llr([5.0], 20.0) == 0.0
     assert paired_llr([20.0] * 5, 20.0) == math.inf
     assert paired_llr([0.0] * 5, 20.0) == -math.inf
+
+
+def test_evidence_grows_with_the_mean_however_far_beyond_delta() -> None:
+    """A candidate far better is decided sooner than one a little better: the ratio
+    per pair grows with the mean (the generalized ratio's does not)."""
+    rng = random.Random(3)
+    noise = [rng.gauss(0, 60) for _ in range(10)]
+    llrs = [paired_llr([m + x for x in noise], 20.0) for m in (30, 100, 230)]
+    assert llrs == sorted(llrs) and llrs[-1] > PromotionSettings().upper
 
 
 def test_no_decision_before_min_pairs_however_clear_the_evidence() -> None:
