@@ -73,9 +73,39 @@ class LadderBench:
                 f"  the matchmaker's choice alone ({self.pure['versions']:.0f} versions): mean "
                 f"{self.pure['mean_ms']:.3f} ms, p95 {self.pure['p95_ms']:.3f} ms"
             )
-        for line in self.promotion.get("lines", []):
-            out.append(f"  {line}")
+        out += promotion_lines(self.promotion)
         return out
+
+
+def promotion_lines(figures: dict[str, Any]) -> list[str]:
+    """The promotion bench's figures (arena/ladder/promotion.py `bench_promotion`), a
+    line per candidate and test."""
+    if not figures:
+        return []
+    out = [
+        f"promotion test on Trix: active p = {figures['active_p']}, opponents p in "
+        f"{figures['opponents_p']}, {figures['bank_pairs']} real pairs per candidate, "
+        f"{figures['seeds']} tests drawn from them per case; candidate's games:"
+    ]
+    for gain, entry in figures["candidates"].items():
+        out.append(
+            f"  +{gain} points a game (p = {entry['candidate_p']}, measured "
+            f"{entry['measured_mean']:+.1f}; spread a pair {entry['paired_sd']:.0f} paired, "
+            f"{entry['unpaired_sd']:.0f} unpaired):"
+        )
+        for kind in ("paired", "unpaired"):
+            capped, lifted = entry[f"{kind}_default"], entry[f"{kind}_lifted"]
+            null, at = entry[f"{kind}_null"], entry[f"{kind}_at_delta"]
+            n = capped["seeds"]
+            out.append(
+                f"    {kind:>8}: at max_games {figures['settings']['max_games']}: "
+                f"{capped['accepted'] / n:.0%} promoted, {capped['undecided'] / n:.0%} "
+                f"undecided; no cap: {lifted['games_mean']:.0f} games (median "
+                f"{lifted['games_median']:.0f}), {lifted['accepted'] / n:.0%} promoted; "
+                f"not better: {null['accepted'] / n:.1%} promoted; better by delta: "
+                f"{at['rejected'] / n:.1%} retired"
+            )
+    return out
 
 
 LADDER = {

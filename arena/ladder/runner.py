@@ -35,13 +35,14 @@ from arena.league.running.lock import league_lock
 from arena.league.running.schedule_source import TaskTemplate
 from arena.league.store import clear_in_flight, open_db, stored_deal_key
 from arena.league.store.ladder_reads import version_rows
-from arena.league.store.ladder_writes import set_gate_report
+from arena.league.store.ladder_writes import drop_matches, set_gate_report
 from arena.league.workers.bot_archives import ShippedBot, own_files, pack_folder
 from arena.league.workers.executors import MatchExecutor, open_executor
 from arena.league.workers.worker import Lifecycle
 
 Notice = Callable[[str], None]
 IDLE_SECONDS = 1.0  # how often an idle ladder looks for new versions
+MAX_DEATHS = 3  # a match that takes its worker down this often is dropped
 
 
 @dataclass
@@ -115,6 +116,7 @@ def _run(ladder: Ladder, db, db_path: Path, summary: LadderRunSummary, run: _Opt
     clear_in_flight(db, ladder.league_id)
     gates = _Gates(db_path, ladder, log_dir / "gate", run.say)
     played_before = 0
+    deaths: dict[int, int] = {}  # match -> workers lost playing it
     try:
         while True:
             source = _source(ladder, db, template, run, played_before)
@@ -147,7 +149,16 @@ def _run(ladder: Ladder, db, db_path: Path, summary: LadderRunSummary, run: _Opt
                     ),
                 )
             except WorkerDied as err:
-                run.say(f"{err}; the matches in flight are played again")
+                deaths[err.index] = deaths.get(err.index, 0) + 1
+                if deaths[err.index] >= MAX_DEATHS:
+                    drop_matches(db, ladder.id, [err.index])
+                    run.say(
+                        f"{err}; match {err.index} took its worker down {MAX_DEATHS} times "
+                        "and is dropped (no version is charged); the others in flight are "
+                        "played again"
+                    )
+                else:
+                    run.say(f"{err}; the matches in flight are played again")
             played_before += source.played
             summary.played = played_before
             summary.stored = source.stored_count()

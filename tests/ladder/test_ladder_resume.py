@@ -154,3 +154,25 @@ def test_sigterm_ends_a_run_cleanly(tmp_path: Path) -> None:
     assert "Traceback" not in err
     assert _left(marker) == []
     assert len(_stored(db)) >= 2
+
+
+def test_a_worker_lost_mid_match_is_the_machines_fault(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker killed as out of memory mid-match: the run goes on, the match is
+    played again with its seats and seed, and no version is charged a fault."""
+    from arena.league.workers import executors
+    from tests.support.dying_worker import play_or_die_once
+
+    db = _ladder(tmp_path)
+    marker = tmp_path / "died"
+    monkeypatch.setenv("ARENA_TEST_DIED", str(marker))
+    monkeypatch.setattr(executors, "play_task", play_or_die_once)
+    ok("ladder", "run", "--db", str(db), "--workers", "1", "--matches", "4")
+    assert marker.exists(), "the worker did not die"
+    stored = _stored(db)
+    chosen = _chosen(db)
+    assert sorted(stored) == [0, 1, 2, 3]
+    assert (json.loads(stored[1][0]), stored[1][1]) == (json.loads(chosen[1][1]), chosen[1][2])
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM faults").fetchone()[0] == 0

@@ -99,7 +99,10 @@ class NoWorkerLeft(ArenaError):
 
 
 class WorkerDied(ArenaError):
-    """A worker process ended without sending its match back (killed, or out of memory)."""
+    """A worker process ended without sending its match back (killed, or out of memory).
+    `index` is the match it was playing."""
+
+    index: int = -1
 
 
 @dataclass
@@ -236,7 +239,9 @@ def _returned(loop: _Loop, future: Future, match: ScheduledMatch) -> PlayedMatch
         if lost is None:
             raise
         what, hint = lost
-        raise WorkerDied(f"{what} match {match.index} ({err}); {loop.lost(hint)}") from None
+        died = WorkerDied(f"{what} match {match.index} ({err}); {loop.lost(hint)}")
+        died.index = match.index
+        raise died from None
 
 
 def _checked(loop: _Loop, task: MatchTask, played: PlayedMatch) -> bool:
