@@ -30,6 +30,7 @@ from arena.bots.spec import slug
 from arena.ladder.book import Ladder, State, open_ladder
 from arena.ladder.gate import GateReport, run_gate
 from arena.ladder.source import LadderProgress, LadderSource
+from arena.ladder.uploads import sweep_incoming
 from arena.league.running.dispatch import WorkerDied, run_matches
 from arena.league.running.lock import league_lock
 from arena.league.running.schedule_source import TaskTemplate
@@ -114,6 +115,8 @@ def _run(ladder: Ladder, db, db_path: Path, summary: LadderRunSummary, run: _Opt
     cluster = run.cluster or ladder.config.cluster
     template = TaskTemplate(log_dir, db_path, run.lifecycle)
     clear_in_flight(db, ladder.league_id)
+    if sweep_incoming(ladder.store):
+        run.say(f"removed the unpacking folders of submissions killed in {ladder.store}")
     gates = _Gates(db_path, ladder, log_dir / "gate", run.say)
     played_before = 0
     deaths: dict[int, int] = {}  # match -> workers lost playing it

@@ -30,6 +30,7 @@ import shutil
 import stat
 import tarfile
 import tempfile
+import time
 import zipfile
 import zlib
 from collections.abc import Callable
@@ -563,3 +564,23 @@ def _remove(folder: Path) -> None:
     with contextlib.suppress(OSError):
         folder.chmod(0o700)
     shutil.rmtree(folder, ignore_errors=True)
+
+
+STALE_SECONDS = 3600.0  # an unpacking older than this was left by a killed submission
+
+
+def sweep_incoming(store: Path, older_than: float = STALE_SECONDS) -> int:
+    """Remove the temporary folders of submissions killed while unpacking (left
+    `.incoming-*` in the store), those older than `older_than` seconds, so one still
+    being unpacked is left alone; how many were removed."""
+    removed = 0
+    now = time.time()
+    for folder in store.glob(".incoming-*") if store.is_dir() else ():
+        try:
+            if now - folder.stat().st_mtime < older_than:
+                continue
+        except OSError:
+            continue
+        _remove(folder)
+        removed += 1
+    return removed

@@ -564,3 +564,17 @@ def test_whatever_is_accepted_lies_inside_the_store(members) -> None:
                     assert stat.S_IFMT(info.st_mode) in (stat.S_IFREG, stat.S_IFDIR, stat.S_IFLNK)
                     assert info.st_mode & 0o7000 == 0
         assert _snapshot(root, store) == before
+
+
+def test_a_killed_submissions_unpacking_folder_is_swept_once_stale(tmp_path: Path) -> None:
+    from arena.ladder.uploads import sweep_incoming
+
+    store = tmp_path / "store"
+    old, new = store / ".incoming-old", store / ".incoming-new"
+    for folder in (old, new):
+        (folder / "sub").mkdir(parents=True)
+        (folder / "sub" / "f").write_text("x")
+    os.utime(old, (0, 0))
+    assert sweep_incoming(store) == 1
+    assert not old.exists() and new.exists()
+    assert sweep_incoming(tmp_path / "nowhere") == 0
