@@ -120,12 +120,13 @@ def _run(ladder: Ladder, db, db_path: Path, summary: LadderRunSummary, run: _Opt
     gates = _Gates(db_path, ladder, log_dir / "gate", run.say)
     played_before = 0
     deaths: dict[int, int] = {}  # match -> workers lost playing it
+    source: LadderSource | None = None
     try:
         while True:
-            source = _source(ladder, db, template, run, played_before)
+            if source is None:  # rebuilt after each round: nothing of a lost worker stays
+                source = _source(ladder, db, template, run, played_before)
             gates.start()
-            if run.matches is not None and source.given >= run.matches:
-                break
+            source.refresh()
             if not source.queue and source.choose() is None:
                 summary.stored = source.stored_count()
                 if gates.idle() and run.matches is not None and not _waiting(db, ladder):
@@ -165,6 +166,7 @@ def _run(ladder: Ladder, db, db_path: Path, summary: LadderRunSummary, run: _Opt
             played_before += source.played
             summary.played = played_before
             summary.stored = source.stored_count()
+            source = None
             if run.matches is not None and played_before >= run.matches:
                 break
     except KeyboardInterrupt:

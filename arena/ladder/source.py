@@ -13,6 +13,7 @@ a stored one is never played again (`store_match` judges by its index).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 import json
 import math
@@ -38,6 +39,7 @@ from arena.league.running.schedule_source import TaskTemplate
 from arena.league.standings.ratings import Rater
 from arena.league.store import load_outcomes, mark_in_flight, store_match, stored_deal_key
 from arena.league.store.ladder_reads import (
+    ladder_by_name,
     ladder_match_rows,
     recent_games,
     stored_order,
@@ -134,7 +136,7 @@ class LadderSource:
             rater=Rater(config.ratings, [], "margin", 1),
             deal_key=stored_deal_key(db, ladder.league_id),
         )
-        source._refresh()
+        source.refresh()
         outcomes = load_outcomes(db, ladder.league_id, deals=False)
         order = stored_order(db, ladder.league_id)
         for idx in order:
@@ -178,10 +180,13 @@ class LadderSource:
                 record.games += len(outcome.games)
         self.rater.absorb(outcome)
 
-    def _refresh(self) -> None:
+    def refresh(self) -> None:
         """The versions as the database has them now: an author may have withdrawn or
         promoted one, and the gate passed or refused others since the last look.
         Queued matches of a version that left the ladder are dropped."""
+        frozen = ladder_by_name(self.db, self.ladder.config.name)["frozen_at"] is not None
+        if frozen != self.ladder.frozen:
+            self.ladder = dataclasses.replace(self.ladder, frozen=frozen)
         rows = version_rows(self.db, self.ladder.id)
         for row in rows:
             record = self.versions.get(row["entrant"])
@@ -212,7 +217,7 @@ class LadderSource:
     def next_match(self) -> ScheduledMatch | None:
         if self.stopping or (self.limit is not None and self.given >= self.limit):
             return None
-        self._refresh()
+        self.refresh()
         for match in self.queue:
             if not any(self.versions[e].busy for e in match.entrants):
                 self.queue.remove(match)
