@@ -185,7 +185,7 @@ def version_spec(command: str, folder: Path) -> str:
 def load_ladder(path: str | Path) -> LadderConfig:
     """Read and check a ladder file; ConfigError says what to fix."""
     path = Path(path)
-    return parse_ladder(path.resolve(), read_toml(path))
+    return parse_ladder(path.resolve(), read_toml(path, "ladder file"))
 
 
 def parse_ladder(path: Path, data: dict[str, Any]) -> LadderConfig:

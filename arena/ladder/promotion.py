@@ -300,7 +300,7 @@ LADDER_CANDIDATES = {20: 0.923, 50: 0.957}
 """... and a candidate better by 20 or 50 points a game has these p (measured over 100
 deal seeds of the same ladder: p = 0.92, 0.95 and 1.0 came out +8, +46 and +88 points a
 game against p = 0.9, a slope of about 870 points a game per unit of p;
-docs/ladder-promotion.md)."""
+docs/ladder.md, "Promotion on evidence")."""
 
 
 def _rng(text: str) -> random.Random:

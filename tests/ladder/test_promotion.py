@@ -242,8 +242,8 @@ def test_heavy_tails_keep_the_rates() -> None:
 
 def test_the_default_cap_leaves_a_noisy_small_gain_undecided() -> None:
     """The ladder's defaults with the noise of real Trix pairs (about 125 points a game,
-    docs/ladder-promotion.md): a candidate better by exactly delta is rarely decided in
-    200 games, and is almost never retired."""
+    docs/ladder.md, "Promotion on evidence"): a candidate better by exactly delta is
+    rarely decided in 200 games, and is almost never retired."""
     got = rates(20.0, 125.0, 200, settings=PromotionSettings())
     assert got["undecided"] > 0.5 and got["reject"] < 0.05, got
 

@@ -391,18 +391,18 @@ def schedule_size(
     return matches * per_match, f"{matches:,} matches x {per_match} games ({rotations} rotations)"
 
 
-def _read_league_text(path: Path) -> str:
+def _read_league_text(path: Path, what: str = "league file") -> str:
     """The league file's text: a regular file of at most `MAX_FILE_BYTES` of UTF-8
     (so a FIFO, /dev/zero or a stray binary is refused rather than read forever)."""
     try:
         if not path.is_file():
             if not path.exists():
-                raise ConfigError(f"{path}: no such league file")
-            raise ConfigError(f"{path}: is not a regular file; a league file is a TOML file")
+                raise ConfigError(f"{path}: no such {what}")
+            raise ConfigError(f"{path}: is not a regular file; a {what} is a TOML file")
         with path.open("rb") as f:
             raw = f.read(MAX_FILE_BYTES + 1)
     except OSError as err:
-        raise ConfigError(f"{path}: cannot read the league file: {err}") from None
+        raise ConfigError(f"{path}: cannot read the {what}: {err}") from None
     if len(raw) > MAX_FILE_BYTES:
         raise ConfigError(
             f"{path}: is larger than {MAX_FILE_BYTES:,} bytes (1 MiB), the most a league file "
@@ -458,9 +458,9 @@ def load_league(path: str | Path) -> LeagueConfig:
     )
 
 
-def read_toml(path: Path) -> dict[str, Any]:
+def read_toml(path: Path, what: str = "league file") -> dict[str, Any]:
     """The league file's TOML, or a ConfigError saying why it cannot be read."""
-    text = _read_league_text(path)
+    text = _read_league_text(path, what)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
