@@ -74,6 +74,9 @@ UNBOUNDED = [  # (module, attribute): the work the module docstring says is not 
     ("arena.cli.league", "run"),  # what `demo` calls: the sample bots' league
     ("arena.league.running.play_run", "play_games"),
     ("arena.bots.check", "check_bot"),
+    ("arena.bench.ladder", "bench_ladder"),
+    ("arena.ladder.runner", "run_ladder"),  # plays until stopped
+    ("arena.ladder.finals", "play_finals"),  # a league of up to 100,000 matches
 ]
 
 
@@ -93,7 +96,35 @@ def world(tmp_path_factory) -> dict[str, Path]:
     (root / "notes.txt").write_text("not a database\n")
     (root / "folder").mkdir()
     (root / "folder" / "mine.txt").write_text("keep")
-    return {"root": root, "db": db, "league": tiny_file(root / "league"), "damaged": damaged}
+    ladder, token, bot = _ladder_world(root, db)
+    return {"root": root, "db": db, "league": tiny_file(root / "league"), "damaged": damaged,
+            "ladder": ladder, "token": token, "botdir": bot}  # fmt: skip
+
+
+def _ladder_world(root: Path, db: Path) -> tuple[Path, str, Path]:
+    """A ladder in the same database, for `arena ladder ...`: an author (her token),
+    her bot `alpha` in two versions (@1 retired, @2 checking), a folder to submit."""
+    from arena.ladder.book import author_add, init_ladder, submit
+    from arena.ladder.config import load_ladder
+    from arena.league.store import open_db
+    from arena.league.store.ladder_reads import version_rows
+    from arena.league.store.ladder_writes import set_states
+    from tests.ladder.ladder_support import GREEDY_BOT, RANDOM_BOT, bot_folder, ladder_file
+
+    path = ladder_file(root / "league")
+    init_ladder(load_ladder(path), db)
+    token = author_add(db, None, "ann")
+    first = bot_folder(root, "alpha1", RANDOM_BOT.format(name="alpha"))
+    bot = bot_folder(root, "alpha2", GREEDY_BOT)
+    for folder in (first, bot):
+        submit(db, None, token=token, bot="alpha", source=folder, command="python bot.py")
+    conn = open_db(db)
+    try:
+        one = next(v for v in version_rows(conn, 1) if v["entrant"] == "alpha@1")
+        set_states(conn, [(one["id"], "retired", "for the tests")])
+    finally:
+        conn.close()
+    return path, token, bot
 
 
 def _path_values(world: dict[str, Path]) -> st.SearchStrategy[str]:
@@ -135,7 +166,16 @@ GOOD = {  # values that pass, by parameter name, so the checks behind them are r
     "workers": ["1", "2"],
     "games": ["1"],
     "matches": ["0", "1"],
+    # arena ladder ...: its file or name, an author, a folder to submit, versions
+    "ladder": ["@LADDER@", "spring"],
+    "name": ["ann", "zed"],
+    "path": ["@BOTDIR@"],
+    "command_line": ["python bot.py"],
+    "token": ["@TOKEN@"],
+    "version": ["alpha@1", "alpha@2", "alpha"],
+    "top": ["3"],
 }
+GOOD["bot"] = [*GOOD["bot"], "alpha"]
 
 
 def _value(world: dict[str, Path], name: str) -> st.SearchStrategy[str]:
@@ -183,11 +223,15 @@ def _check(argv: list[str], world: dict[str, Path]) -> None:
         shutil.copy(world["db"], copies["@DB@"])
         shutil.copy(world["damaged"], copies["@DAMAGED@"])
         shutil.copy(world["league"], copies["@LEAGUE@"])
+        copies["@LADDER@"] = Path(work) / "spring.toml"
+        shutil.copy(world["ladder"], copies["@LADDER@"])
         before = {mark: digest(path) for mark, path in copies.items()}
-        fresh = {"@NEWDB@": Path(work) / "new" / "fresh.db", "@OUT@": Path(work) / "site"}
+        fresh = {"@NEWDB@": Path(work) / "new" / "fresh.db", "@OUT@": Path(work) / "site",
+                 "@BOTDIR@": world["botdir"], "@TOKEN@": world["token"]}  # fmt: skip
         args = [_resolve(a, {**copies, **fresh}) for a in argv]
         with contextlib.chdir(work):  # relative paths land in `work`, never in the repository
-            result = runner.invoke(app, args, catch_exceptions=True)
+            env = {"ARENA_TOKEN": str(world["token"])}  # the author's, when --token is not given
+            result = runner.invoke(app, args, catch_exceptions=True, env=env)
         EXITS.append(result.exit_code)
         shown = f"arena {' '.join(a[:60] for a in args)}\n{result.output[-2000:]}"
         assert result.exit_code in (0, 2, 3), (
@@ -224,7 +268,10 @@ def test_every_command_is_walked() -> None:
 
 @pytest.mark.parametrize("name", sorted(COMMANDS), ids=" ".join)
 def test_every_argument_surface_ends_cleanly(name: tuple[str, ...], world) -> None:
-    examples = 12 if name == ("run",) else 30
+    # `ladder submit` needs four values right at once (bot, folder, command, token) to
+    # reach its work: more examples, so that some do
+    ladder = 80 if name[0] == "ladder" else 30
+    examples = {("run",): 12, ("ladder", "submit"): 300}.get(name, ladder)
 
     @settings(
         max_examples=examples,

@@ -515,6 +515,9 @@ def _as_before_migration_4(db: Path, shift: int) -> None:
         con.execute("ALTER TABLE matches DROP COLUMN worker")  # migration 9
         for table in ("live_matches", "entrant_contracts"):  # migration 8
             con.execute(f"DROP TABLE {table}")
+        for table in ("version_events", "ladder_matches", "versions", "ladder_bots",
+                      "authors", "ladders"):  # migration 10
+            con.execute(f"DROP TABLE {table}")
         for index in ("ratings_league_id_match_idx_step", "ratings_league_id_entrant_step",
                       "games_league_id_match_id_rotation"):  # fmt: skip
             con.execute(f"DROP INDEX idx_{index}")
