@@ -32,7 +32,10 @@ def league_id_by_name(db: sqlite_utils.Database, name: str | None) -> tuple[int,
             known = ", ".join(r["name"] for r in db["leagues"].rows) or "none"
             raise ConfigError(f"no league named {name!r} in this database; leagues: {known}")
         return rows[0]["id"], rows[0]["name"]
-    rows = list(db["leagues"].rows_where(order_by="id desc", limit=1))
+    rows = sorted(  # the latest league; a ladder's (docs/ladder.md) only when nothing else
+        db["leagues"].rows_where(order_by="id desc"),
+        key=lambda r: json.loads(r["settings"]).get("schedule") == "ladder",
+    )[:1]
     if not rows:
         raise ConfigError("this database holds no league yet: run `arena run LEAGUE.toml` first")
     return rows[0]["id"], rows[0]["name"]
