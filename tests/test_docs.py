@@ -168,9 +168,7 @@ def test_the_league_file_examples_load(tmp_path) -> None:
     """Every league file shown in the README and docs/leagues.md is accepted, and the
     full example in docs/leagues.md shows every key there is (those of the other
     schedules commented out, since a key the schedule does not read is refused)."""
-    shown = {
-        page: _blocks(page.read_text(), "toml") for page in (README, DOCS / "leagues.md")
-    }
+    shown = {page: _blocks(page.read_text(), "toml") for page in (README, DOCS / "leagues.md")}
     assert all(shown.values())
     for page, blocks in shown.items():
         for i, block in enumerate(blocks):
@@ -218,3 +216,4 @@ def test_the_readme_bot_is_a_clean_bot(tmp_path) -> None:
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "name 'lowest'" in result.output and "verdict: PASS" in result.output
+    assert "(plays as 'my_bot')" in result.output  # the name comes from the spec, not the bot

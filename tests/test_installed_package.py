@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parent.parent
 
-BOT = '''from arena.sdk import Bot, serve
+BOT = """from arena.sdk import Bot, serve
 
 
 class Lowest(Bot):
@@ -39,7 +39,7 @@ class Lowest(Bot):
 
 if __name__ == "__main__":
     serve(Lowest())
-'''
+"""
 
 
 SMALL_LEAGUE = """[league]
@@ -87,9 +87,13 @@ def _run(argv: list[str], cwd: Path, timeout: float = 300) -> subprocess.Complet
 
 
 def _copy_of_the_checkout(target: Path) -> Path:
-    listed = subprocess.run(
-        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True, timeout=60
-    ).stdout.decode().split("\0")
+    listed = (
+        subprocess.run(
+            ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True, timeout=60
+        )
+        .stdout.decode()
+        .split("\0")
+    )
     for name in filter(None, listed):
         source = ROOT / name
         if source.is_file():
@@ -145,3 +149,4 @@ def test_the_installed_package_runs_from_any_folder(tmp_path, versions) -> None:
     (elsewhere / "my_bot.py").write_text(BOT)
     checked = _run([arena, "check-bot", "python my_bot.py", "--sandbox", "off"], elsewhere)
     assert "name 'lowest'" in checked.stdout and "verdict: PASS" in checked.stdout
+    assert "(plays as 'my_bot')" in checked.stdout  # the name comes from the spec, not the bot

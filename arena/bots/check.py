@@ -32,7 +32,7 @@ from arena.bots.confinement.sandbox import Sandbox
 from arena.bots.process import run_log_folder
 from arena.bots.remote.player import RemotePlayer
 from arena.bots.remote.settings import RemoteSettings
-from arena.bots.spec import started_players
+from arena.bots.spec import spec_name, started_players
 from arena.errors import ConfigError
 from arena.games import get_game
 from arena.games.base import Game
@@ -56,7 +56,8 @@ class Gap:
 class CheckReport:
     spec: str
     game: str = "trix"
-    name: str = ""
+    name: str = ""  # the name the bot gives in its handshake: its own label, in its log
+    plays_as: str = ""  # the name tables, replays and faults give it: from its spec
     version: str = ""
     handshake_seconds: float = 0.0
     games: int = 0
@@ -121,12 +122,17 @@ class CheckReport:
         return data[min(len(data) - 1, int(q * len(data)))]
 
     def lines(self) -> list[str]:
-        out = [f"bot: {self.spec}"]
+        out = [f"bot: {self.spec}" + (f" (plays as {self.plays_as!r})" if self.plays_as else "")]
         if self.start_error:
             return out + [f"handshake: FAILED\n{self.start_error}", "verdict: FAIL (start-failure)"]
         out.append(
             f"handshake: ok in {self.handshake_seconds * 1000:.0f} ms, "
             f"name {self.name!r}, version {self.version!r}"
+            + (
+                ""
+                if self.name == self.plays_as
+                else " (its own label: tables name it from its spec)"
+            )
         )
         out.append(f"played: {self.games} games, {self.decisions} decisions asked")
         if self.latencies:
@@ -195,6 +201,7 @@ def check_bot(
     report = CheckReport(
         spec,
         game=game.name,
+        plays_as=spec_name(spec),
         contracts_needed=summary.labels if summary.every_game else (),
         label_noun=summary.noun,
         kinds_needed=tuple(game.decision_kinds),

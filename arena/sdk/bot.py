@@ -8,7 +8,9 @@ from arena.sdk.turn import Turn
 
 
 class Bot:
-    """Subclass and override `act`. The class attributes name the bot in tables."""
+    """Subclass and override `act`. `name` and `version` are what the bot says of itself
+    in its handshake: `arena check-bot` prints them and its log keeps them, but tables
+    name a seat from its spec (docs/bots.md, "A bot's name"), never from the bot."""
 
     name = "bot"
     version = "1.0"
