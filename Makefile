@@ -155,7 +155,7 @@ demo: $(STAMP) js-bot sandbox-tools bytecode
 browser-tools:
 	@[ -n "$$ARENA_CHROMIUM" ] || $(call apt_install,chromium,chromium,the browser tests)
 
-test: $(STAMP) js-bot sandbox-tools browser-tools bytecode axe proto-check
+test: $(STAMP) js-bot cpp-bot sandbox-tools browser-tools bytecode axe proto-check
 	$(BIN)/ruff check arena tests sample_bots
 	$(BIN)/python -m pytest
 
