@@ -16,7 +16,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: demo test lint bench clean proto proto-check proto-baseline js-bot buf sandbox-tools \
-	browser-tools bytecode axe
+	browser-tools bytecode axe cpp-bot cpp-bot-tools
 
 # $(call apt_install,COMMAND,PACKAGE,WHAT FOR): when COMMAND is missing, install the
 # Debian PACKAGE with apt-get as root (updating the lists if the first try fails), or
@@ -52,6 +52,42 @@ js-bot: $(JS_BOT)/node_modules/.package-lock.json
 
 $(JS_BOT)/node_modules/.package-lock.json: $(JS_BOT)/package.json $(JS_BOT)/package-lock.json
 	npm ci --prefix $(JS_BOT)
+
+# The C++ sample bot, built from protos/arena/v1/bot.proto into its own build/ folder
+# (not committed): protoc and grpc_cpp_plugin generate the gRPC code, g++ compiles it
+# with the bot against Debian's gRPC C++ library. The tools come from Debian's packages
+# libgrpc++-dev and protobuf-compiler-grpc, installed as root with apt-get when missing
+# (about 5 s); the first build takes about 16 s of one core, a rebuild after a change to
+# bot.cc about 5 s. The bot's folder is build/, the folder of its program, which is all
+# the sandbox lets it see of the project: it needs nothing there but the program.
+CPP_BOT := sample_bots/cpp_bot
+CPP_BUILD := $(CPP_BOT)/build
+CPP_GEN := $(CPP_BUILD)/arena/v1
+CXXFLAGS ?= -O1
+CPP_FLAGS = -std=c++17 -Wall -Wextra $(CXXFLAGS) -I$(CPP_BUILD) $$(pkg-config --cflags grpc++ protobuf libcrypto)
+
+cpp-bot: $(CPP_BUILD)/cpp_bot
+
+cpp-bot-tools:
+	@$(call apt_install,g++,g++,the C++ sample bot)
+	@$(call apt_install,grpc_cpp_plugin,libgrpc++-dev protobuf-compiler-grpc,the C++ sample bot)
+	@pkg-config --exists grpc++ protobuf libcrypto 2>/dev/null || { \
+	  echo "error: the C++ sample bot needs Debian's libgrpc++-dev (gRPC C++ headers and libraries): apt-get install libgrpc++-dev protobuf-compiler-grpc"; exit 1; }
+
+$(CPP_GEN)/bot.pb.cc $(CPP_GEN)/bot.pb.h $(CPP_GEN)/bot.grpc.pb.cc $(CPP_GEN)/bot.grpc.pb.h &: \
+	  protos/arena/v1/bot.proto | cpp-bot-tools
+	@mkdir -p $(CPP_BUILD)
+	protoc -Iprotos --cpp_out=$(CPP_BUILD) --grpc_out=$(CPP_BUILD) \
+	  --plugin=protoc-gen-grpc="$$(command -v grpc_cpp_plugin)" arena/v1/bot.proto
+
+$(CPP_BUILD)/%.o: $(CPP_GEN)/%.cc $(CPP_GEN)/bot.pb.h $(CPP_GEN)/bot.grpc.pb.h
+	g++ $(CPP_FLAGS) -c $< -o $@
+
+$(CPP_BUILD)/main.o: $(CPP_BOT)/bot.cc $(CPP_GEN)/bot.pb.h $(CPP_GEN)/bot.grpc.pb.h
+	g++ $(CPP_FLAGS) -c $< -o $@
+
+$(CPP_BUILD)/cpp_bot: $(CPP_BUILD)/main.o $(CPP_BUILD)/bot.pb.o $(CPP_BUILD)/bot.grpc.pb.o
+	g++ -o $@ $^ $$(pkg-config --libs grpc++ protobuf libcrypto)
 
 # buf, which lints protos/ and checks it against the wire contract's baseline
 # (proto-check), exactly as protos/package-lock.json pins it.
@@ -119,7 +155,7 @@ demo: $(STAMP) js-bot sandbox-tools bytecode
 browser-tools:
 	@[ -n "$$ARENA_CHROMIUM" ] || $(call apt_install,chromium,chromium,the browser tests)
 
-test: $(STAMP) js-bot sandbox-tools browser-tools bytecode axe proto-check
+test: $(STAMP) js-bot cpp-bot sandbox-tools browser-tools bytecode axe proto-check
 	$(BIN)/ruff check arena tests sample_bots
 	$(BIN)/python -m pytest
 
@@ -132,7 +168,7 @@ bench: $(STAMP) js-bot bytecode
 	$(BIN)/arena bench league
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info $(CPP_BUILD)
 
 proto: $(STAMP)
 	$(PROTO_CMD)

@@ -65,9 +65,11 @@ def become_subreaper() -> bool:
 def command_argv(command: str, base_dir: Path | None = None) -> list[str]:
     """A bot command as argv: `python`/`python3` become this interpreter, and relative
     paths that exist below `base_dir` (default: the current folder) are made absolute,
-    so the bot may start in another folder (the sandbox starts it in its own). The
-    module of `python -m MODULE` is a name, not a path, even where a folder of that
-    name exists (`python -m mybot` beside a `mybot/` package)."""
+    so the bot may start in another folder (the sandbox starts it in its own). That
+    includes the program itself when it is a path (a compiled bot,
+    `sample_bots/cpp_bot/build/cpp_bot`); a bare program name (`node`) is looked up on
+    PATH as usual. The module of `python -m MODULE` is a name, not a path, even where a
+    folder of that name exists (`python -m mybot` beside a `mybot/` package)."""
     try:
         argv = shlex.split(command)
     except ValueError as err:
@@ -79,6 +81,9 @@ def command_argv(command: str, base_dir: Path | None = None) -> list[str]:
     if argv[0] in ("python", "python3"):
         argv[0] = sys.executable
     base = base_dir or Path.cwd()
+    program = base / argv[0]
+    if "/" in argv[0] and not os.path.isabs(argv[0]) and os.path.exists(program):
+        argv[0] = str(program.resolve())
     python = os.path.basename(argv[0]).startswith("python")
     for i, arg in enumerate(argv[1:], start=1):
         if python and argv[i - 1] == "-m":

@@ -110,6 +110,18 @@ def test_relative_bot_paths_resolve_against_the_league_folder(tmp_path) -> None:
     assert argv[1] == str((tmp_path / "bots" / "b.py").resolve()) and argv[2] == "--x"
 
 
+def test_a_relative_program_path_resolves_against_the_league_folder(tmp_path) -> None:
+    """A compiled bot is its program (`../sample_bots/cpp_bot/build/cpp_bot`): the
+    sandbox starts it in its own folder, where a relative path would not be found."""
+    from arena.bots.process import command_argv
+
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "b").write_text("")
+    argv = command_argv("bots/b --x", tmp_path)
+    assert argv == [str((tmp_path / "bots" / "b").resolve()), "--x"]
+    assert command_argv("b --x", tmp_path / "bots")[0] == "b"  # a bare name: found on PATH
+
+
 def test_a_python_module_name_stays_a_name_beside_a_folder_of_that_name(tmp_path) -> None:
     from arena.bots.process import command_argv
 
