@@ -1,9 +1,9 @@
-"""The sampler as an in-process player (`builtin:sampler` to be): no wire, same choices.
+"""The sampler as an in-process player (`builtin:sampler`): no wire, same choices.
 
 It reads `Decision.view`, the engine's view of its seat, which is exactly what the
-SDK bot rebuilds from a request (`beliefs.view_from_dict`), and numbers its decisions
-and seeds its randomness as the SDK does (`Turn.rng`), so in a game with the same
-seed it makes the same decisions as `SamplerBot` run through `SdkPlayer`; it only
+SDK bot's `turn.state()` rebuilds from a request (`arena.sdk.views`), and numbers its
+decisions and seeds its randomness as the SDK does (`Turn.rng`), so in a game with the
+same seed it makes the same decisions as `SamplerBot` run through `SdkPlayer`; it only
 saves the encoding and decoding of each request.
 """
 
@@ -15,7 +15,9 @@ from typing import Any
 
 from arena.games.base import Action
 from arena.play.referee import Decision, GameStart
-from arena.strategies.sampler.bot import DEFAULT_BUDGET_MS, Sampler, Stats, seed_bits
+from arena.sdk.state import SeatState
+from arena.sdk.turn import decision_seed
+from arena.strategies.sampler.bot import DEFAULT_BUDGET_MS, Sampler, Stats
 
 
 class SamplerPlayer:
@@ -48,8 +50,8 @@ class SamplerPlayer:
 
     def act(self, decision: Decision) -> Action:
         self._decision_id += 1
-        rng = random.Random(seed_bits(self._seed, self._seat, self._decision_id))
-        return self.sampler.decide(decision.view, rng, self.time_ms)
+        rng = random.Random(decision_seed(self._seed, self._seat, self._decision_id))
+        return self.sampler.decide(SeatState(decision.view), rng, self.time_ms)
 
     def end_deal(self, seat: int, deal: Mapping[str, Any]) -> None:
         pass

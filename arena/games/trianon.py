@@ -113,10 +113,12 @@ _CARD_BIT = tuple(1 << c for c in range(52))
 _DECK_BIT = tuple(1 << c for c in DECK)  # position p of the 36-card deck -> its bit
 _NEXT_SEAT = (1, 2, 0)  # N-1.2
 
-# Rank keys for comparing two cards of one suit: N-1.4 is the card int itself; N-1.5
-# puts 10 9 8 7 6 above A K Q J (a rank r <= TEN keeps r, a court card or ace drops 9).
-_NORMAL_KEY: tuple[int, ...] = tuple(range(52))
-_SANS_SOUCI_KEY: tuple[int, ...] = tuple(r if (r := c % 13) <= TEN else r - 9 for c in range(52))
+# Rank keys for comparing two cards of one suit (a state's `rank_key` is one of them, public
+# so that a bot's own playouts compare cards as the engine does): N-1.4 is the card int
+# itself; N-1.5 puts 10 9 8 7 6 above A K Q J (a rank r <= TEN keeps r, a court card or
+# ace drops 9).
+NORMAL_KEY: tuple[int, ...] = tuple(range(52))
+SANS_SOUCI_KEY: tuple[int, ...] = tuple(r if (r := c % 13) <= TEN else r - 9 for c in range(52))
 
 # Legal actions of the bidding and of the declarer's choice, made once.
 _BID_LEGAL: tuple[tuple[Action, ...], ...] = tuple(
@@ -270,7 +272,7 @@ class TrianonState:
         self.declarer = -1
         self.contract = -1
         self.trump = -1
-        self.rank_key = _NORMAL_KEY
+        self.rank_key = NORMAL_KEY
         self.trick: list[tuple[int, Card]] = []
         self.led = -1
         self.tricks_won = [0, 0, 0]
@@ -410,7 +412,7 @@ def _start_deal(state: TrianonState, hands: tuple[CardSet, ...] | None = None) -
     state.events = []
     state.passed = state.has_bid = 0
     state.high = state.declarer = state.contract = state.trump = -1
-    state.rank_key = _NORMAL_KEY
+    state.rank_key = NORMAL_KEY
     state.trick = []
     state.tricks_won = [0, 0, 0]
     state.tricks_played = 0
@@ -494,7 +496,7 @@ def _decide(state: TrianonState, seat: int, action: Action) -> None:
     state.contract = contract
     strain = contract % 6
     state.trump = STRAIN_TRUMP[strain]
-    state.rank_key = _SANS_SOUCI_KEY if strain == SANS_SOUCI else _NORMAL_KEY  # N-4.3
+    state.rank_key = SANS_SOUCI_KEY if strain == SANS_SOUCI else NORMAL_KEY  # N-4.3
     _start_play(state, _NEXT_SEAT[seat])  # N-4.1: the player after the declarer leads
 
 

@@ -104,7 +104,9 @@ def _row_next(card: Card) -> CardSet:
     return 0
 
 
-_ROW_NEXT = tuple(_row_next(c) for c in range(52))
+ROW_NEXT: tuple[CardSet, ...] = tuple(_row_next(c) for c in range(52))
+"""Per card, the cards laying it on its row makes playable next (T-6.3): public, so a
+bot reading a Trix contract's passes (T-6.4) follows the rows as the engine does."""
 
 
 @dataclass(frozen=True)
@@ -648,7 +650,7 @@ def _complete_trick(state: TrixState, trick: list[tuple[int, Card]]) -> None:
 def _play_to_row(state: TrixState, seat: int, card: Card, bit: CardSet) -> None:
     """T-6.1, T-6.3: a Jack opens its row; a row grows one rank up or down."""
     state.rows |= bit
-    state.playable = (state.playable & ~bit) | _ROW_NEXT[card]
+    state.playable = (state.playable & ~bit) | ROW_NEXT[card]
     hands = state.hands
     if not hands[seat]:
         state.finished.append(seat)

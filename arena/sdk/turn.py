@@ -1,14 +1,31 @@
 """One decision as a bot sees it: the request decoded on first use, and the answer
-built from whatever the bot returns (a legal dict, an index, a card code)."""
+built from whatever the bot returns (a legal dict, an index, a card code).
+
+`state()` and `sample_deals()` are the way into simulation (`arena.sdk.state`); they
+load the rules engines the first time a bot calls them, so a bot that never simulates
+starts without them.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.wire.messages import action_dict, action_message, game_dict, observation_dict
 from arena.wire.v1 import bot_pb2 as pb
+
+if TYPE_CHECKING:
+    from arena.sdk.deal import Deal
+    from arena.sdk.state import SeatState
+
+
+def decision_seed(bot_seed: str, seat: int, decision_id: int) -> int:
+    """The seed of one decision's randomness (`Turn.rng`, `Turn.random_index`): the bot
+    seed, the seat and the decision's number, nothing else. Public so that a bot run
+    inside the referee, which is handed no Turn, draws the numbers its SDK twin draws."""
+    text = f"{bot_seed}/{seat}/{decision_id}".encode()
+    return int.from_bytes(hashlib.sha256(text).digest(), "big")
 
 
 class _once:  # noqa: N801 (used as a decorator, like functools.cached_property)
@@ -40,6 +57,8 @@ class Turn:
     - `rng`: a random source seeded from the bot seed (`game["seed"]`), the seat and
       the decision's number, so a seeded bot replays identically, even without state;
       `random_index(n)` is a cheaper seeded choice of one index.
+    - `state()`: the view as a state to simulate from; `sample_deals(n, rng)`: whole
+      deals that agree with it (docs/bots.md, "Simulating").
     """
 
     def __init__(self, request: pb.DecisionRequest) -> None:
@@ -64,8 +83,7 @@ class Turn:
     @_once
     def _seed_bits(self) -> int:
         info = self.request.game
-        text = f"{info.seed}/{info.seat}/{self.decision_id}".encode()
-        return int.from_bytes(hashlib.sha256(text).digest(), "big")
+        return decision_seed(info.seed, info.seat, self.decision_id)
 
     @_once
     def rng(self) -> random.Random:
@@ -75,6 +93,22 @@ class Turn:
         """A seeded, uniform index below `n`: `rng.randrange(n)` without building a
         random source (which costs more than the rest of a simple bot's turn)."""
         return self._seed_bits % n
+
+    def state(self) -> SeatState:
+        """The seat's view as a state a bot can simulate from (`arena.sdk.state`): whose
+        turn, the kind, the legal actions, the hand, what is visible, and nothing the
+        seat may not know. Built on the first call; every call returns the same one."""
+        state = self.__dict__.get("_state")
+        if state is None:
+            from arena.sdk.state import SeatState  # the engines load here, not at start
+
+            state = self.__dict__["_state"] = SeatState.of_turn(self)
+        return state
+
+    def sample_deals(self, n: int, rng: random.Random | None = None) -> list[Deal]:
+        """`n` whole deals at this decision, the other hands drawn from `rng` (by default
+        `turn.rng`) consistent with everything the view proves: `state().sample_deals`."""
+        return self.state().sample_deals(n, self.rng if rng is None else rng)
 
     def answer(self, choice: Any) -> pb.Action:
         """The bot's choice as an Action message: a legal dict, an index, or a card code."""

@@ -229,7 +229,7 @@ def test_n1_5_sans_souci_rank_order() -> None:
         "JH 6H QH",  # 6 > Q > J: seat 0
         "8S KS 9S",  # 9 > 8 > K: seat 2
     ) == [0, 2, 2, 0, 2]
-    order = sorted(range(4, 13), key=lambda r: trianon._SANS_SOUCI_KEY[r], reverse=True)
+    order = sorted(range(4, 13), key=lambda r: trianon.SANS_SOUCI_KEY[r], reverse=True)
     assert "".join("23456789TJQKA"[r] for r in order) == "T9876AKQJ"
 
 

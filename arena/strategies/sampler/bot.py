@@ -1,9 +1,13 @@
 """`SamplerBot`: a perfect-information Monte Carlo bot for Trix and Trianon.
 
-Every decision goes the same way: rebuild the engine's view of the seat from what the
-request holds (`beliefs.view_from_dict`; nothing else is read), list the hard facts
-it implies about the hidden hands (`beliefs.py`), then price each legal action on
-deals sampled consistent with them (`deals.py`, `search.py`). Per decision kind:
+It is written on the SDK's public simulation API alone (`turn.state()`, sampled deals
+and the fast level `arena.sdk.fast`; tests/strategies checks it imports nothing else of
+the arena), which is the proof that a bot author has what the arena's strongest bot has.
+
+Every decision goes the same way: take the seat's view as a state (`turn.state()`,
+rebuilt from what the request holds; nothing else is read), whose beliefs list the hard
+facts it implies about the hidden hands, then price each legal action on deals sampled
+consistent with them (`SeatState.sample_deal`, `search.py`). Per decision kind:
 
 - play (both games), expose (Trix): each legal action, played out to the deal's end.
 - contract (Trix, the King): each contract, played out from the deal's start on
@@ -23,21 +27,20 @@ time bank is not counted on. With `samples` set, a decision does that fixed work
 (reproducible: same requests, same answers) unless it would overrun the time.
 
 Randomness comes only from the bot seed, the seat and the decision's number, as
-`turn.rng` (sdk.py), so a replayed game replays the bot's choices.
+`turn.rng`, so a replayed game replays the bot's choices.
 """
 
 from __future__ import annotations
 
-import hashlib
 import random
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.games import trianon, trix
 from arena.sdk import Bot, Turn
+from arena.sdk.fast import trianon, trix
+from arena.sdk.state import SeatState
 from arena.strategies.sampler import search
-from arena.strategies.sampler.beliefs import beliefs_of, view_from_dict
 
 DEFAULT_BUDGET_MS = 200
 SAFE_FRACTION = 0.5  # of the request's time_ms: the rest absorbs a loaded machine
@@ -53,12 +56,6 @@ RARE_FACTOR = 3
 # policy (2,000 deals each, 95% intervals about +-2 to +-4; doubling on). Close to
 # zero: a margin already nets out what a contract hands everyone (T-4.5).
 CONTRACT_BASELINE = (-2.2, -4.3, -3.8, -2.2, -2.9)
-
-
-def seed_bits(bot_seed: str, seat: int, decision_id: int) -> int:
-    """The seed of a decision's randomness: exactly `Turn.rng`'s (sdk.py)."""
-    text = f"{bot_seed}/{seat}/{decision_id}".encode()
-    return int.from_bytes(hashlib.sha256(text).digest(), "big")
 
 
 @dataclass
@@ -82,8 +79,8 @@ def think_seconds(budget_ms: float, time_ms: int) -> float:
 
 
 class Sampler:
-    """The decision maker behind the SDK bot and the in-process player: engine view
-    in, engine action out."""
+    """The decision maker behind the SDK bot and the in-process player: the seat's
+    state in (`SeatState`), an action of its `actions` (the fast level's int) out."""
 
     def __init__(self, budget_ms: float = DEFAULT_BUDGET_MS, samples: int | None = None) -> None:
         self.budget_ms = budget_ms
@@ -91,25 +88,24 @@ class Sampler:
         self.stats = Stats()
 
     def decide(
-        self, view: Any, rng: random.Random, time_ms: int = 0, started: float | None = None
+        self, state: SeatState, rng: random.Random, time_ms: int = 0, started: float | None = None
     ) -> int:
-        """The chosen action among `view.legal` for the view's seat; `started` is when
-        the request came in (`time.perf_counter()`), by default now."""
+        """The chosen action among `state.actions`; `started` is when the request came
+        in (`time.perf_counter()`), by default now."""
         if started is None:
             started = time.perf_counter()
-        legal = view.legal
+        legal = state.actions
         if len(legal) == 1:
             return legal[0]
-        kind = view.kind
+        kind = state.kind
         samples = self.samples or MANY_SAMPLES
         if kind in RARE_KINDS:
             samples *= RARE_FACTOR
         budget = search.Budget(samples, started + think_seconds(self.budget_ms, time_ms))
-        beliefs = beliefs_of(view)
-        if isinstance(view, trix.TrixView):
-            action, samples = self._trix(view, beliefs, rng, budget)
+        if isinstance(state.engine_view, trix.TrixView):
+            action, samples = self._trix(state, rng, budget)
         else:
-            action, samples = self._trianon(view, beliefs, rng, budget)
+            action, samples = self._trianon(state, rng, budget)
         stats = self.stats
         stats.decisions += 1
         stats.samples += samples
@@ -117,29 +113,25 @@ class Sampler:
         stats.by_kind[kind] = stats.by_kind.get(kind, 0) + 1
         return action
 
-    def _trix(self, view: trix.TrixView, beliefs: Any, rng: random.Random, budget: Any) -> Any:
-        legal = list(view.legal)
-        result = search.evaluate(view, beliefs, legal, rng, budget=budget)
+    def _trix(self, state: SeatState, rng: random.Random, budget: search.Budget) -> Any:
+        legal = list(state.actions)
+        result = search.evaluate(state, legal, rng, budget=budget)
         if result.samples == 0:
             return _fallback(result.fallback, legal), 0
         adjust = None
-        if view.kind == trix.KIND_CONTRACT:
+        if state.kind == trix.KIND_CONTRACT:
             adjust = [-CONTRACT_BASELINE[a - trix.CONTRACT_BASE] for a in legal]
         return result.best(adjust), result.samples
 
-    def _trianon(
-        self, view: trianon.TrianonView, beliefs: Any, rng: random.Random, budget: Any
-    ) -> Any:
-        legal = list(view.legal)
-        kind = view.kind
+    def _trianon(self, state: SeatState, rng: random.Random, budget: search.Budget) -> Any:
+        legal = list(state.actions)
+        kind = state.kind
         if kind == trianon.KIND_PLAY:
-            result = search.evaluate(view, beliefs, legal, rng, budget=budget)
+            result = search.evaluate(state, legal, rng, budget=budget)
             if result.samples == 0:
                 return _fallback(result.fallback, legal), 0
             return result.best(), result.samples
-        table = search.declarer_tricks(
-            view, beliefs, rng, budget, with_pass=kind == trianon.KIND_BID
-        )
+        table = search.declarer_tricks(state, rng, budget, with_pass=kind == trianon.KIND_BID)
         if not table.tricks:
             return _fallback(table.fallback, legal), 0
         if kind == trianon.KIND_BID:
@@ -149,7 +141,7 @@ class Sampler:
         else:
             bids = [a - trianon.RAISE_BASE for a in legal[1:]]
             values = search.bid_values(table, bids)
-            first = search.bid_values(table, [_held_bid(view)])[0]
+            first = search.bid_values(table, [_held_bid(state.engine_view)])[0]
         best, best_value = legal[0], first
         for action, value in zip(legal[1:], values, strict=True):
             if value > best_value:
@@ -165,7 +157,9 @@ def _fallback(choice: int | None, legal: list[int]) -> int:
 
 def _held_bid(view: trianon.TrianonView) -> int:
     """The bid the declarer holds (its last bid, N-3.4)."""
-    return max(a - trianon.BID_BASE for _, a in view.events if trianon.BID_BASE <= a < 128)
+    return max(
+        a - trianon.BID_BASE for _, a in view.events if trianon.BID_BASE <= a < trianon.RAISE_BASE
+    )
 
 
 class SamplerBot(Bot):
@@ -187,10 +181,6 @@ class SamplerBot(Bot):
         legal = turn.legal
         if len(legal) == 1:
             return legal[0]
-        info = turn.game
-        view = view_from_dict(
-            info["game"], turn.view, turn.kind, legal=legal, options=info["options"]
-        )
-        rng = random.Random(seed_bits(info["seed"], info["seat"], turn.decision_id))
-        action = self.sampler.decide(view, rng, turn.time_ms, started)
-        return legal[view.legal.index(action)]
+        state = turn.state()
+        action = self.sampler.decide(state, turn.rng, turn.time_ms, started)
+        return state.legal[state.actions.index(action)]

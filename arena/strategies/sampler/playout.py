@@ -1,8 +1,9 @@
 """Fast playout policies on full-information engine states, to the end of the deal.
 
 A playout is the inner loop of the search: it plays every seat of a sampled deal with
-a cheap rule of thumb, through the engine's `apply_legal` (every choice is taken from
-`state.legal`, so it is legal by construction), until the deal is scored. The rules
+a cheap rule of thumb, through the engine's `apply_legal` (the SDK's fast level,
+`arena.sdk.fast`; every choice is taken from `state.legal`, so it is legal by
+construction), until the deal is scored. The rules
 read the state's own fields (hands, trick, rows), which is fair: the state is one of
 the sampler's guesses, never the referee's. They are the usual table advice, kept to a
 few bit operations per move, since a decision runs a few hundred playouts:
@@ -30,14 +31,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from arena.cards import SUIT_MASK, cards_of
-from arena.games import trianon, trix
+from arena.sdk.estimates import trick_estimates
+from arena.sdk.fast import trianon, trix
+from arena.sdk.fast.cards import JACK, QUEEN, SUIT_MASK, cards_of
 
 _TRIX_APPLY = trix.apply_legal
 _TRIANON_APPLY = trianon.apply_legal
 
 KH = trix.KH
-QUEEN_RANK = 10
 KH_BIT = trix.KH_BIT
 QUEENS = trix.QUEENS_MASK
 DIAMONDS = trix.DIAMONDS_MASK
@@ -51,7 +52,7 @@ def _penalties(contract: int, exposed: list[int]) -> tuple[int, ...]:
         out[KH] = 75
     elif contract == trix.QUEENS:
         for s in range(4):
-            out[s * 13 + QUEEN_RANK] = 25
+            out[s * 13 + QUEEN] = 25
     elif contract == trix.DIAMONDS_C:
         for r in range(13):
             out[13 + r] = 10
@@ -75,7 +76,7 @@ def trix_expose(state: trix.TrixState) -> int:
         return legal[0]
     wanted = 0
     for s in range(4):
-        q = s * 13 + QUEEN_RANK
+        q = s * 13 + QUEEN
         if hand >> q & 1 and (hand & ((1 << q) - 1) & SUIT_MASK[s]).bit_count() >= 2:
             wanted |= 1 << q
     return trix.EXPOSE_BASE | wanted
@@ -158,9 +159,9 @@ def _row_tables() -> tuple[tuple[tuple[int, int], ...], ...]:
     out = []
     for card in range(52):
         r = card % 13
-        if r == trix.JACK:
+        if r == JACK:
             beyond, nxt = 0x1FFF & ~(1 << r), (1 << (r + 1)) | (1 << (r - 1))
-        elif r > trix.JACK:
+        elif r > JACK:
             beyond, nxt = (0x1FFF >> (r + 1)) << (r + 1), (1 << (r + 1)) if r < 12 else 0
         else:
             beyond, nxt = (1 << r) - 1, (1 << (r - 1)) if r > 0 else 0
@@ -187,7 +188,7 @@ def row_card(state: trix.TrixState, legal: tuple[int, ...], rnd: Callable[[], fl
         mine_next = (row & nxt).bit_count()
         gifts = nxt.bit_count() - mine_next
         v = 10 * ours + mine_next - 3 * gifts - 0.6 * theirs + _ROW_NOISE * rnd()
-        if c % 13 == trix.JACK and ours:
+        if c % 13 == JACK and ours:
             v += 5
         if v > best:
             best, best_card = v, c
@@ -206,7 +207,7 @@ def play_trix_deal(state: trix.TrixState, rnd: Callable[[], float]) -> tuple[int
             continue
         kind = state.kind
         if kind == "play":
-            if state.phase:
+            if state.contract == trix.TRIX:
                 apply(state, row_card(state, legal, rnd))
             else:
                 if pen is None:
@@ -341,70 +342,6 @@ def play_trianon_deal(state: trianon.TrianonState, rnd: Callable[[], float]) -> 
 
 # --------------------------------------------------------------------------- bidding
 
-_SS_KEY = trianon._SANS_SOUCI_KEY
-# The expected longest holding of the two opponents when they hold `out` cards of a
-# suit between them, roughly: once that many rounds are played, our cards are masters.
-_LONGEST = tuple(0.0 if out == 0 else out / 2 + 0.6 for out in range(10))
-
-
-def _suit_facts(hand: int, suit: int, sans_souci: bool) -> tuple[int, float, float, int]:
-    """(length, winners, winners as trumps, seconds) of one suit of a hand: going down
-    from the top, a card is a winner when every card above it is ours, half one with
-    one missing above and a card to wait with, a quarter with two missing."""
-    cards = cards_of(hand & SUIT_MASK[suit])
-    length = len(cards)
-    if sans_souci:
-        keys = sorted((_SS_KEY[c] for c in cards), reverse=True)
-        top = 8
-    else:
-        keys = sorted((c % 13 for c in cards), reverse=True)
-        top = 12
-    winners = 0.0
-    as_trumps = 0.0
-    rounds = _LONGEST[9 - length]
-    for k, key in enumerate(keys):
-        missing = top - key - k
-        t = (
-            1.0
-            if missing == 0
-            else 0.5
-            if missing == 1 and length >= k + 2
-            else (0.25 if missing == 2 and length >= k + 3 else 0.0)
-        )
-        winners += t
-        as_trumps += max(t, min(1.0, max(0.0, k + 1 - rounds)))
-    seconds = keys.count(top - 1)
-    return length, winners, as_trumps, seconds
-
-
-def trick_estimates(hand: int) -> list[float]:
-    """The tricks a hand should take as declarer in each strain, clubs to sans atout:
-    trumps count by length and winners, side suits by their first two winners (later
-    ones get ruffed); without trumps winners and stopped suits count, voids cost."""
-    normal = [_suit_facts(hand, s, False) for s in range(4)]
-    souci = [_suit_facts(hand, s, True) for s in range(4)]
-    out = []
-    for strain in range(6):
-        trump = trianon.STRAIN_TRUMP[strain]
-        if trump >= 0:
-            est = -1.34
-            for s, (length, winners, as_trumps, seconds) in enumerate(normal):
-                if s == trump:
-                    est += 0.57 * as_trumps + 0.62 * length
-                else:
-                    est += 0.83 * min(winners, 2.0)
-                est += 0.24 * seconds + 0.27 * (winners > 0 or length >= 4)
-        else:
-            facts = souci if strain == trianon.SANS_SOUCI else normal
-            a, b, c, d = (-0.31, 0.70, 0.39, 0.60) if strain == 4 else (-0.29, 0.78, 0.38, 0.54)
-            void_cost = 0.36 if strain == 4 else 0.44
-            est = a
-            for length, winners, _, seconds in facts:
-                est += b * winners + c * seconds + d * (winners > 0 or length >= 4)
-                est -= void_cost * (length == 0)
-        out.append(est)
-    return out
-
 
 def bid_policy(state: trianon.TrianonState) -> int:
     """A bidder for playouts (the other seats, after the seat passes): the bid of most
@@ -435,7 +372,7 @@ def policy_action(state: trix.TrixState | trianon.TrianonState, rnd: Callable[[]
     kind = state.kind
     if isinstance(state, trix.TrixState):
         if kind == "play":
-            if state.phase:
+            if state.contract == trix.TRIX:
                 return row_card(state, legal, rnd)
             return trick_card(state, legal, _penalties(state.contract, state.exposed), rnd)
         if kind == "expose":

@@ -1,7 +1,7 @@
 """Choose an action by playing each one out in deals sampled from the seat's beliefs.
 
 Perfect-information Monte Carlo: draw a deal the seat cannot tell from the real one
-(`deals.sample_state`), play every candidate action in it followed by the playout
+(`SeatState.sample_deal` of the SDK), play every candidate action in it followed by the playout
 policy (`playout.py`) to the end of the deal, and score each for the seat; repeat on
 fresh deals; pick the action with the best mean. Every action is tried on the same
 deals, so the comparison between actions is not blurred by the luck of the draw.
@@ -33,12 +33,10 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from arena.games import trianon, trix
+from arena.sdk.fast import trianon, trix
+from arena.sdk.state import SeatState
 from arena.strategies.sampler import playout
-from arena.strategies.sampler.beliefs import Beliefs
-from arena.strategies.sampler.deals import sample_state
 
 
 @dataclass
@@ -97,14 +95,14 @@ def team_margin(scores: Sequence[int], seat: int) -> float:
 
 
 def evaluate(
-    view: Any,
-    beliefs: Beliefs,
+    state: SeatState,
     actions: Sequence[int],
     rng: random.Random,
     *,
     budget: Budget,
 ) -> Evaluation:
     """Each action's mean margin: the action, then the playout policy to the deal's end."""
+    view = state.engine_view
     seat = view.seat
     objective = margin
     if isinstance(view, trix.TrixView):
@@ -120,15 +118,15 @@ def evaluate(
     started = clock()
     row = [0.0] * len(actions)
     while budget.allows(result.samples, started):
-        root = sample_state(view, beliefs, rng, deadline)
+        root = state.sample_deal(rng, deadline=deadline).engine_state
         for i, action in enumerate(actions):
             if clock() > deadline:  # a deal not tried on every action is left out
                 if not result.samples:  # the time ran out in the first deal
                     result.fallback = playout.policy_action(root, rnd)
                 return result
-            state = copy(root)
-            apply(state, action)
-            row[i] = objective(play(state, rnd), seat)
+            line = copy(root)
+            apply(line, action)
+            row[i] = objective(play(line, rnd), seat)
         for i, value in enumerate(row):
             result.totals[i] += value
         result.samples += 1
@@ -199,8 +197,7 @@ class TrickTable:
 
 
 def declarer_tricks(
-    view: trianon.TrianonView,
-    beliefs: Beliefs,
+    seat_state: SeatState,
     rng: random.Random,
     budget: Budget,
     *,
@@ -210,14 +207,14 @@ def declarer_tricks(
     level changes only the score, not the play (the policy plays to win every trick),
     so one playout per strain prices every bid of it. With `with_pass`, also the
     seat's margin when it passes now and the others bid on by the policy."""
-    seat = view.seat
+    seat = seat_state.seat
     rnd = rng.random
     table = TrickTable()
     started = time.perf_counter()
     done = 0
     clock = time.perf_counter
     while budget.allows(done, started):
-        root = sample_state(view, beliefs, rng, budget.deadline)
+        root = seat_state.sample_deal(rng, deadline=budget.deadline).engine_state
         row: list[int | None] = []
         for strain in range(6):
             if clock() > budget.deadline:  # a deal not tried in every strain is left out

@@ -12,6 +12,10 @@ to back-track; with at most three other seats there are seven sets.
 `sample_state` turns a draw into an engine state at the seat's decision with the
 engine's own `state_from_deal`, which replays the deal's events on the drawn hands:
 a draw the rules would reject raises there instead of being played on.
+
+Bots reach this through `SeatState.sample_deal` and `sample_deals` (`state.py`, and
+`turn.sample_deals`); the functions here are the machinery, public for tests and for a
+bot that wants to draw hands itself.
 """
 
 from __future__ import annotations
@@ -23,8 +27,8 @@ from typing import Any
 
 from arena.cards import cards_of
 from arena.games import trianon, trix
-from arena.strategies.sampler.beliefs import Beliefs
-from arena.strategies.sampler.playout import trick_estimates
+from arena.sdk.beliefs import Beliefs
+from arena.sdk.estimates import trick_estimates
 
 
 class Impossible(ValueError):
@@ -185,7 +189,7 @@ def state_for(view: Any, dealt: tuple[int, ...]) -> Any:
 
 
 # Soft evidence of the Trianon bidding: a bid of n tricks in a strain is read as a hand
-# whose trick estimate there (`playout.trick_estimates`) is at least n - BID_SLACK; a
+# whose trick estimate there (`estimates.trick_estimates`) is at least n - BID_SLACK; a
 # pass before any bid as a hand estimated below QUIET_TRICKS in every strain. Draws are
 # redrawn up to EVIDENCE_TRIES times until one fits, else the best fitting is kept:
 # the evidence shapes the hands, it never makes a draw impossible.

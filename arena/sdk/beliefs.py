@@ -1,11 +1,12 @@
 """What one seat knows about the hidden hands: hard constraints from its view alone.
 
-A `Beliefs` is built from the seat's observation (the engine's view, or the SDK's
-`turn.view` dict turned back into that view by `view_from_turn`) and from nothing
-else: the sampler must never see the referee's state (TRIX.md T-8, TRIANON.md N-8).
-It says which unseen cards each other seat may hold, which it must hold, and how many
-it holds; `deals.py` draws hands that obey all of it, and the rules engine replays the
-deal's events on every draw (`state_from_deal`), which is the final check.
+A `Beliefs` is built from the seat's observation (the engine's view, which a turn
+rebuilds from its request: `views.py`) and from nothing else: a bot must never see the
+referee's state (rules/trix.md T-8, rules/trianon.md N-8). It says which unseen cards
+each other seat may hold, which it must hold, and how many it holds; `sampling.py`
+draws hands that obey all of it, and the rules engine replays the deal's events on
+every draw (`state_from_deal`), which is the final check. `SeatState.beliefs`
+(`state.py`) is how a bot reads it.
 
 The constraints, each one exact (a hand that breaks one could not have produced the
 events seen):
@@ -17,7 +18,8 @@ events seen):
   is asked in turn from the King and nobody else: an expose event (even exposing
   nothing) says the seat held one of them, a seat passed over held none, and exposed
   cards stay with their exposer until played.
-Bids are no hard constraint (a bid may be a bluff or a mistake); see `deals.py`.
+Bids are no hard constraint (a bid may be a bluff or a mistake): they are recorded as
+soft evidence (`bids`, `quiet`), which `sampling.py` weighs.
 """
 
 from __future__ import annotations
@@ -25,11 +27,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from arena.cards import SUIT_MASK, parse_card, parse_cards
+from arena.cards import SUIT_MASK
 from arena.games import trianon, trix
 
 HEARTS = 2
-NON_HEARTS = SUIT_MASK[0] | SUIT_MASK[1] | SUIT_MASK[3]
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,7 @@ def trix_beliefs(view: trix.TrixView) -> Beliefs:
         playable = trix.JACKS_MASK
         for s, action in view.events:
             if action < 52:
-                playable = (playable & ~(1 << action)) | trix._ROW_NEXT[action]
+                playable = (playable & ~(1 << action)) | trix.ROW_NEXT[action]
             elif action == trix.PASS:  # T-6.4: nothing playable in that hand
                 allowed[s] &= ~playable
     elif contract >= 0:
@@ -198,75 +199,3 @@ def beliefs_of(view: Any) -> Beliefs:
     if isinstance(view, trix.TrixView):
         return trix_beliefs(view)
     return trianon_beliefs(view)
-
-
-# --------------------------------------------------------------------- SDK views
-
-
-def view_from_dict(
-    game: str, data: dict[str, Any], kind: str, *, legal: list[dict[str, Any]], options: Any
-) -> Any:
-    """The engine's view of the seat to move, rebuilt from the SDK's `turn.view` dict
-    (card codes and names) and the turn's kind and legal actions: the same value the
-    referee's `observe` made before the wire encoded it, so the in-process twin and
-    the SDK bot decide from identical inputs. `options` is `turn.game["options"]`."""
-    return VIEWS_FROM_DICT[game](data, kind, legal, options)
-
-
-def _trix_view(data: dict[str, Any], kind: str, legal: list[dict[str, Any]], options: Any) -> Any:
-    """A Trix view from its SDK dict (`view_from_dict`)."""
-    seat = data["seat"]
-    opts = trix.parse_options(options)
-    contract = trix.CONTRACTS.index(data["contract"]) if data["contract"] else -1
-    left = sum(1 << trix.CONTRACTS.index(c) for c in data["contracts_left"])
-    return trix.TrixView(
-        seat=seat,
-        deal=data["deal"],
-        king=data["king"],
-        first_king=data["first_king"],
-        contract=contract,
-        contracts_left=left,
-        hand=parse_cards(data["hand"]),
-        exposed=tuple(parse_cards(c) for c in data["exposed"]) or (0, 0, 0, 0),
-        events=tuple((e["seat"], trix.parse_event(e)) for e in data["events"]),
-        trick=tuple((t["seat"], parse_card(t["card"])) for t in data["trick"]),
-        tricks_won=tuple(data["tricks_won"]),
-        rows=parse_cards(data["rows"]),
-        finished=tuple(data["finished"]),
-        deal_scores=tuple(tuple(s) for s in data["deal_scores"]),
-        totals=tuple(data["totals"]),
-        to_move=seat,
-        kind=kind,
-        legal=tuple(trix.parse_event(a) for a in legal),
-        options=opts,
-    )
-
-
-def _trianon_view(
-    data: dict[str, Any], kind: str, legal: list[dict[str, Any]], options: Any
-) -> Any:
-    """A Trianon view from its SDK dict (`view_from_dict`)."""
-    seat = data["seat"]
-    opts = trianon.parse_options(options)
-    return trianon.TrianonView(
-        seat=seat,
-        deal=data["deal"],
-        dealer=data["dealer"],
-        declarer=data["declarer"],
-        contract=trianon.parse_bid(data["bid"]) if data["bid"] else -1,
-        trump="CDHS".index(data["trump"]) if data["trump"] else -1,
-        hand=parse_cards(data["hand"]),
-        events=tuple((e["seat"], trianon.parse_event(e)) for e in data["events"]),
-        trick=tuple((t["seat"], parse_card(t["card"])) for t in data["trick"]),
-        tricks_won=tuple(data["tricks_won"]),
-        deal_scores=tuple(tuple(s) for s in data["deal_scores"]),
-        totals=tuple(data["totals"]),
-        to_move=seat,
-        kind=kind,
-        legal=tuple(trianon.parse_event(a) for a in legal),
-        options=opts,
-    )
-
-
-# Each game's view from its SDK dict, by the game's registered name.
-VIEWS_FROM_DICT = {trix.GAME.name: _trix_view, trianon.GAME.name: _trianon_view}
