@@ -42,6 +42,18 @@ after 10 pairs, was still undecided. The statistic depends on the two margins on
 through their difference and their midpoint, so moving both by the same amount is
 the same as moving every difference the other way.
 
+What interval to show beside the verdict. A Student t interval read at the pair where
+a sequential test stops is too narrow: the test stops when the mean has wandered far
+enough, so the interval at that moment leans the way it wandered. On constructed
+differences of mean 0 (a bot against itself; 2,000 seeds at each of four spreads) it
+left out 0 in 6 to 9% of decided tests for a 95% interval. `sequence_interval` is a
+confidence sequence instead (Robbins' normal mixture, as in Howard, Ramdas, McAuliffe
+and Sekhon, "Time-uniform, nonparametric, nonasymptotic confidence sequences", 2021):
+it holds at every n at once, so wherever the test stops. It is 1.6 to 1.9 times as
+wide as the t interval, and left out 0 in 0.05 to 0.9% of those tests. It uses the
+test's own widened variance; its width is least at `SEQUENCE_TUNED` pairs, near where
+the tests measured stop.
+
 `sprt_unpaired` is the same test without the pairing: A's and B's margins each from
 their own tables, on their own deals; the difference of the two means, with the
 variance of a difference of independent means. It exists to measure what the pairing
@@ -289,6 +301,32 @@ def sprt_unpaired(
     else:
         interval = (d, d)
     return verdict(settings, n, games, d, interval, llr)
+
+
+SEQUENCE_TUNED = 100
+"""The pairs at which `sequence_interval` is narrowest (it is valid at every n)."""
+
+
+def sequence_interval(
+    differences: Sequence[float], level: float = 0.95, tuned: int = SEQUENCE_TUNED
+) -> tuple[float, float]:
+    """The mean of `differences` with a confidence sequence at `level`: an interval
+    that holds with that probability at every n together, so also at the n where a
+    sequential test stopped (the module says why). The half-width is Robbins' normal
+    mixture, s sqrt((n r + 1) / (n^2 r) * 2 ln(sqrt(n r + 1) / (1 - level))), with s^2
+    the unbiased variance widened by 1 + INFLATION / n and r chosen to make it narrowest
+    near n = `tuned`. (nan, nan) below two differences."""
+    n = len(differences)
+    if n < 2:
+        return (math.nan, math.nan)
+    mean = math.fsum(differences) / n
+    variance = math.fsum((x - mean) ** 2 for x in differences) / (n - 1) * (1 + INFLATION / n)
+    tail = -2.0 * math.log(1.0 - level)
+    r = (tail + math.log(tail + 1.0)) / tuned
+    half = math.sqrt(
+        variance * (n * r + 1) / (n * n * r) * 2.0 * math.log(math.sqrt(n * r + 1) / (1 - level))
+    )
+    return (mean - half, mean + half)
 
 
 class RunningSums:
