@@ -28,10 +28,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.bots.mixed import MixedPlayer, mixed_player
+from arena.duel.tables import table_outcome
 from arena.errors import ConfigError
 from arena.games import get_game
 from arena.league.standings import sprt as shared
-from arena.league.standings.ratings import GameOutcome, MatchOutcome
+from arena.league.standings.ratings import MatchOutcome
 from arena.league.standings.sprt import (
     DECISIONS,
     INFLATION,
@@ -214,14 +215,7 @@ class Simulation:
         names = [entrant] + [f"house-{k}" for k in range(len(opponents))]
         players = [player] + [mixed_player(q) for q in opponents]
         result = play_match(self.game, players, names, seed, options=self.options)
-        outcome = MatchOutcome(self.step, names)
-        for rotation, (seating, played) in enumerate(
-            zip(result.seatings, result.games, strict=True)
-        ):
-            by_seat = [names[b] for b in seating]
-            totals = dict(zip(by_seat, played.totals, strict=True))
-            outcome.games.append(GameOutcome(rotation, totals, dict.fromkeys(names, 0)))
-        return outcome
+        return table_outcome(result, names, self.step)
 
     def play(self) -> PairPlay:
         """Play the next step: the candidate's match and the active version's."""
