@@ -141,7 +141,8 @@ def duel(
 
     Progress goes to stderr after every pair; the result to stdout. Exit codes: 0 done
     (whatever the verdict); 2 an error; 130 interrupted (the result so far printed)."""
-    from arena.duel.runner import Duel, DuelRequest, play_duel, summary
+    from arena.duel.report import summary
+    from arena.duel.runner import Duel, DuelRequest, play_duel
 
     if until_decided and matches:
         raise ConfigError(
