@@ -231,14 +231,15 @@ def llr_from_sums(n: int, total: float, squares: float, margin0: float, margin1:
 
 def paired_llr(differences: Sequence[float], margin0: float, margin1: float) -> float:
     """The log-likelihood ratio of mean `margin1` to mean `margin0` for normal
-    differences, the variance estimated from them and widened while they are few."""
-    return llr_from_sums(
-        len(differences),
-        math.fsum(differences),
-        math.fsum(x * x for x in differences),
-        margin0,
-        margin1,
-    )
+    differences, the variance estimated from them and widened while they are few (in
+    two passes: the sum of squares less the squared sum loses the variance of
+    differences that barely vary)."""
+    n = len(differences)
+    if n <= 1:
+        return 0.0
+    mean = math.fsum(differences) / n
+    variance = math.fsum((x - mean) ** 2 for x in differences) / n
+    return profile_llr(n, mean, variance, margin0, margin1)
 
 
 def unpaired_llr(d: float, var: float, n: int, margin0: float, margin1: float) -> float:
