@@ -65,3 +65,29 @@ def test_the_cluster_bench_rate_after_start_up_counts_from_every_workers_first_m
 class _Closing:
     def close(self) -> None:
         pass
+
+
+def test_the_duel_bench_asks_one_question_paired_and_as_two_separate_runs() -> None:
+    """`arena bench duel`: both ways reach their verdicts on the same deal keys; the
+    separate runs deal A and B cards of their own, so their steps differ from the
+    duel's (nothing is timed here)."""
+    from arena.bench.duel import bench_duel, render_duel
+
+    told = []
+    figures = bench_duel(
+        "builtin:greedy",
+        "builtin:random",
+        ("builtin:random",),
+        rules={"kingdoms": "1"},
+        seeds=2,
+        on_test=lambda kind, k, v: told.append((kind, k, v.decision)),
+    )
+    assert told == [("paired", 0, "accept"), ("separate", 0, "accept"),
+                    ("paired", 1, "accept"), ("separate", 1, "accept")]  # fmt: skip
+    for kind in ("paired", "separate"):
+        got = figures[kind]
+        assert got["tests"] == got["accepted"] == 2 and len(got["games"]) == 2
+        assert all(g % 8 == 0 for g in got["games"])  # whole pairs of Trix matches
+    assert figures["paired"]["step_mean"] != figures["separate"]["step_mean"]
+    text = render_duel(figures)
+    assert "paired: accepted 2" in text and "separate runs took" in text

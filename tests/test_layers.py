@@ -20,6 +20,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("play",),  # the referee, matches, replays
     ("bots",),  # bot specs, built-ins, processes, the sandbox, the gRPC player
     ("league",),  # league files, schedules, storage, ratings, the runner
+    ("duel",),  # `arena duel`: two bots on the same deals, read by the sequential test
     ("ladder",),  # a continuous ladder: submissions, versions, the gate, matchmaking
     ("web",),  # the league's web site: `arena serve` and `arena report`
     ("bench",),  # benchmarks

@@ -2,6 +2,7 @@
 calls one library function and prints (`arena.cli.base` says how errors are shown).
 
 - `play`: `arena play`;
+- `duel`: `arena duel` (docs/duel.md);
 - `check`: `arena check-bot`;
 - `league`: `arena run`, `arena demo`;
 - `ladder`: `arena ladder ...` (docs/ladder.md);
@@ -26,7 +27,7 @@ from arena.cli.base import app, command
 
 # Each module registers its commands; `arena --help` lists them in this order.
 # isort: off
-from arena.cli import play, check, league, ladder, inspect, web, bench  # noqa: E402, F401
+from arena.cli import play, duel, check, league, ladder, inspect, web, bench  # noqa: E402, F401
 # isort: on
 
 __all__ = ["app", "main"]

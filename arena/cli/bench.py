@@ -10,6 +10,7 @@ import typer
 
 from arena.bots.remote.settings import TransportKind
 from arena.cli.base import TRIX, Game, bench_app, command
+from arena.errors import ConfigError
 
 
 class BenchTransport(StrEnum):
@@ -247,3 +248,52 @@ def bench_ladder(
     from arena.bench.ladder import bench_ladder as measure
 
     typer.echo("\n".join(measure(versions, games, choices, promotion, seeds).lines()))
+
+
+@command(bench_app, "duel")
+def bench_duel(
+    a: Annotated[str, typer.Option(help="Bot A (a builtin: spec; played in process).")] = (
+        "builtin:mixed:1.0"
+    ),
+    b: Annotated[str, typer.Option(help="Bot B.")] = "builtin:mixed:0.9",
+    opponents: Annotated[
+        list[str] | None,
+        typer.Option(help="The opponents, as `arena duel --opponents` (default builtin:greedy)."),
+    ] = None,
+    game: Game = TRIX,
+    rules: Annotated[
+        list[str] | None, typer.Option(help="Rule options KEY=VALUE, repeatable.")
+    ] = None,
+    margin1: Annotated[float, typer.Option(help="H1: A better by this (H0: by 0).")] = 20.0,
+    max_games: Annotated[
+        int, typer.Option(min=1, max=1_000_000, help="Games (both sides') before undecided.")
+    ] = 4000,
+    seeds: Annotated[
+        int, typer.Option(min=1, max=10_000, help="Tests of each kind (one deal key each).")
+    ] = 5,
+) -> None:
+    """Games to a verdict: `arena duel`'s paired matches against two separate runs (A
+    and B each on deals of its own, read by the unpaired test), on the same question."""
+    from arena.bench.duel import bench_duel as measure
+    from arena.bench.duel import render_duel
+    from arena.cli.play import parse_rules
+    from arena.league.standings.sprt import SprtSettings, check_settings
+
+    test = {**vars(SprtSettings()), "margin1": margin1, "max_games": max_games}
+    check_settings(test, "--", {"max_games": "max-games"})
+    for spec in (a, b, *(opponents or [])):
+        if not spec.startswith("builtin:"):
+            raise ConfigError(f"{spec!r}: the bench plays in process; give builtin: specs")
+    figures = measure(
+        a,
+        b,
+        tuple(opponents or ()),
+        game=game,
+        rules=parse_rules(rules or []),
+        settings=SprtSettings(**test),
+        seeds=seeds,
+        on_test=lambda kind, k, v: typer.echo(
+            f"  {kind} seed {k + 1}: {v.decision} after {v.games} games", err=True
+        ),
+    )
+    typer.echo(render_duel(figures))

@@ -174,7 +174,7 @@ def play(
         referee=RefereeSettings(max_faults=max_faults),
         logs=logs,
         sandbox=started_sandbox(sandbox_mode, bots),
-        deal_key=_checked_key(deal_key),
+        deal_key=checked_key(deal_key),
     )
 
     def show(played: GamePlayed | MatchPlayed, path: Path | None) -> None:
@@ -213,7 +213,7 @@ def play(
         raise typer.Exit(FAULT_EXIT_CODE)
 
 
-def _checked_key(key: str | None) -> str:
+def checked_key(key: str | None) -> str:
     """`--deal-key` as the session takes it ("" for a fresh key), or a ConfigError
     saying what a key must be."""
     if key is None:

@@ -2,48 +2,18 @@
 
 The ladder seats the candidate and the active version at two tables with the same
 opponents in the same seats, dealt the same cards (the two matches of a promotion pair
-share one seed). Each table is a seat-rotated duplicate match, so each version's
-duplicate margin (`arena.league.standings.stats.match_margins`) has already cancelled
-most of the card luck; the difference of the two margins also cancels what is left of
-the deal and who the opponents were. One pair of matches gives one number, the paired
-difference in points a game, and pairs are independent of each other.
+share one seed), and reads the paired differences of their duplicate margins with the
+sequential test both the ladder and `arena duel` use
+(`arena.league.standings.sprt`, whose docstring says why this test): H0 "the
+candidate is no better" (margin 0) against H1 "it is better by `delta`" points a game.
+Accepting H1 promotes the candidate; accepting H0 retires it; at `max_games` of the
+candidate's games it stays a candidate, undecided.
 
-The test is a sequential probability ratio test of H0 "the mean difference is 0" (the
-candidate is no better) against H1 "it is `delta`" (better by `delta` points a game),
-read after every pair: accept (promote) when the log-likelihood ratio reaches
-ln((1 - beta) / alpha), reject (retire the candidate) when it falls to
-ln(beta / (1 - alpha)), Wald's bounds. Between them the test goes on, up to `max_games`
-of the candidate's games, where it stops undecided.
-
-Why this test. The differences' spread is not known in advance: it depends on the
-game, the bots and the opponents (measured on Trix mixed bots: 100 to 140 points a
-game for one pair of matches). The test is Wald's for a normal mean with the variance
-estimated from the differences so far, as fishtest's and cutechess's SPRTs plug theirs
-in:
-
-    LLR = n * delta * (mean - delta / 2) / v,   v = s^2 * (1 + INFLATION / n)
-
-with s^2 the differences' unbiased variance. It grows with the evidence however far
-the mean lies beyond delta, so a candidate much better (or much worse) is decided in a
-handful of pairs. Its weakness is the one the inflation answers: while the sample is
-small, s^2 is often much too small, and the plain plug-in form promoted a candidate
-that was not better 6 to 9% of the time for an alpha of 5% (constructed normal
-differences, 3,000 seeds, delta from 0.16 to 1.5 of the spread). Widening the variance
-by 1 + 10/n (and no decision before `min_pairs` pairs, default 5) kept both error rates
-at or under 5% at every ratio measured, and decided a mean 4 spreads from 0 in 5 to 9
-pairs (docs/ladder.md, "Promotion on evidence"). The generalized ratio, each hypothesis
-at its own best variance ((n-1)/2 ln(mean(x^2) / mean((x - delta)^2))), keeps the rates
-too, but its evidence per pair is bounded by about delta / spread whatever the mean:
-on real ladder pairs a candidate 230 points a game better than its predecessor, its
-interval [+186, +278] after 10 pairs, was still undecided.
-
-`sprt_unpaired` is the same test without the pairing: the candidate's and the active
-version's margins each from their own tables, against whoever the matchmaker drew,
-on their own deals; the difference of the two means, with the variance of a difference
-of independent means. It exists to measure what the pairing saves (`bench_promotion`).
-
-`games_to_decision` and `bench_promotion` play the test with in-process bots of known
-strength (greedy with probability p, `arena.bots.mixed`) in real seat-rotated matches.
+This module holds the ladder's side of it: the `[promotion]` settings, the test read
+with them (`sprt`, `sprt_unpaired`, `paired_llr` in the ladder's terms), and a
+simulation that plays the test with in-process bots of known strength (greedy with
+probability p, `arena.bots.mixed`) in real seat-rotated matches (`games_to_decision`,
+`bench_promotion`).
 """
 
 from __future__ import annotations
@@ -58,14 +28,39 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.bots.mixed import MixedPlayer, mixed_player
+from arena.duel.tables import table_outcome
 from arena.errors import ConfigError
 from arena.games import get_game
-from arena.league.standings.ratings import GameOutcome, MatchOutcome
-from arena.league.standings.stats import match_margins, mean_interval, t_quantile
+from arena.league.standings import sprt as shared
+from arena.league.standings.ratings import MatchOutcome
+from arena.league.standings.sprt import (
+    DECISIONS,
+    INFLATION,
+    RunningSums,
+    SprtSettings,
+    Verdict,
+    check_settings,
+    llr_from_sums,
+    paired_difference,
+    unpaired_llr,
+    verdict,
+)
+from arena.league.standings.stats import match_margins
 from arena.play.matches import play_match
 from arena.play.referee import GameStart, Player
 
-DECISIONS = ("accept", "reject", "continue", "undecided")
+__all__ = [
+    "DECISIONS",
+    "INFLATION",
+    "MODES",
+    "PromotionSettings",
+    "Verdict",
+    "paired_difference",
+    "paired_llr",
+    "sprt",
+    "sprt_unpaired",
+]
+
 MODES = ("auto", "manual")
 
 
@@ -81,150 +76,47 @@ class PromotionSettings:
     min_pairs: int = 5  # no decision before this many pairs: the variance needs them
 
     def __post_init__(self) -> None:
-        def bad(what: str) -> ConfigError:
-            return ConfigError(f"[promotion] {what}")
-
-        if not (isinstance(self.delta, int | float) and math.isfinite(self.delta)) or not (
-            self.delta > 0
-        ):
-            raise bad(f"delta must be a number of points a game above 0, not {self.delta!r}")
-        for name in ("alpha", "beta"):
-            value = getattr(self, name)
-            if not isinstance(value, int | float) or not 0 < value < 0.5:
-                raise bad(
-                    f"{name} must be a probability above 0 and below 0.5 (say 0.05), not {value!r}"
-                )
-        for name, low in (("max_games", 1), ("min_pairs", 2)):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise bad(f"{name} must be a whole number of at least {low}, not {value!r}")
+        check_settings(self._margins(), "[promotion] ", {"margin1": "delta"})
         if self.mode not in MODES:
-            raise bad(f"mode must be 'auto' or 'manual', not {self.mode!r}")
+            raise ConfigError(f"[promotion] mode must be 'auto' or 'manual', not {self.mode!r}")
+
+    def _margins(self) -> dict[str, Any]:
+        return {
+            "margin0": 0.0,
+            "margin1": self.delta,
+            "alpha": self.alpha,
+            "beta": self.beta,
+            "max_games": self.max_games,
+            "min_pairs": self.min_pairs,
+        }
+
+    @property
+    def test(self) -> SprtSettings:
+        """The settings as the shared test reads them: H0 margin 0, H1 margin delta."""
+        return SprtSettings(**self._margins())
 
     @property
     def lower(self) -> float:
         """Wald's lower bound: at or below it the candidate is rejected."""
-        return math.log(self.beta / (1.0 - self.alpha))
+        return self.test.lower
 
     @property
     def upper(self) -> float:
         """Wald's upper bound: at or above it the candidate is accepted."""
-        return math.log((1.0 - self.beta) / self.alpha)
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """Where the test stands: its decision and the evidence an author is shown."""
-
-    decision: str  # "accept" | "reject" | "continue" | "undecided"
-    pairs: int  # paired matches counted (unpaired: the fewer of the two sides' matches)
-    games: int  # the candidate's games in them
-    mean: float  # mean paired difference, points a game (nan with no pairs)
-    low: float  # its 95% interval (Student t; Welch's when unpaired), nan below 2 pairs
-    high: float
-    llr: float  # the log-likelihood ratio of "better by delta" to "not better"
-    lower: float  # reject at or below
-    upper: float  # accept at or above
-
-    @property
-    def decided(self) -> bool:
-        """Whether the test has ended (accepted, rejected or undecided at the cap)."""
-        return self.decision != "continue"
-
-
-def paired_difference(
-    candidate_match: MatchOutcome, active_match: MatchOutcome, candidate: str, active: str
-) -> float:
-    """The candidate's duplicate margin per game at its table minus the active version's
-    at its table: the two matches must seat the same opponents in the same places, with
-    the candidate where the active version sits, and have as many games (the ladder deals
-    them from one seed). Anything else is not a pair, and a ValueError (a bug of the
-    caller, never a user's mistake)."""
-    swapped = [active if e == candidate else e for e in candidate_match.entrants]
-    if candidate not in candidate_match.entrants or active in candidate_match.entrants:
-        raise ValueError(f"{candidate!r} must sit at its table, and {active!r} must not")
-    if swapped != list(active_match.entrants):
-        raise ValueError(
-            "not a promotion pair: the tables "
-            f"{candidate_match.entrants} and {active_match.entrants} differ in more than "
-            f"{candidate!r} for {active!r}"
-        )
-    if len(candidate_match.games) != len(active_match.games) or not candidate_match.games:
-        raise ValueError(
-            "not a promotion pair: the matches have "
-            f"{len(candidate_match.games)} and {len(active_match.games)} games"
-        )
-    return match_margins(candidate_match)[candidate] - match_margins(active_match)[active]
-
-
-def _verdict(
-    settings: PromotionSettings,
-    pairs: int,
-    games: int,
-    mean: float,
-    interval: tuple[float, float],
-    llr: float,
-) -> Verdict:
-    lower, upper = settings.lower, settings.upper
-    if pairs >= settings.min_pairs and llr >= upper:
-        decision = "accept"
-    elif pairs >= settings.min_pairs and llr <= lower:
-        decision = "reject"
-    elif games >= settings.max_games:
-        decision = "undecided"
-    else:
-        decision = "continue"
-    return Verdict(decision, pairs, games, mean, interval[0], interval[1], llr, lower, upper)
+        return self.test.upper
 
 
 def paired_llr(differences: Sequence[float], delta: float) -> float:
-    """The log-likelihood ratio of mean `delta` to mean 0 for normal differences, the
-    variance estimated from them and widened while they are few (`_profile_llr`)."""
-    return _llr_from_sums(
-        len(differences), math.fsum(differences), math.fsum(x * x for x in differences), delta
-    )
-
-
-def _llr_from_sums(n: int, total: float, squares: float, delta: float) -> float:
-    """`paired_llr` from n, the sum and the sum of squares (so a simulation can read it
-    after every pair without summing again)."""
-    if n <= 1:
-        return 0.0
-    mean = total / n
-    return _profile_llr(n, mean, max(0.0, squares / n - mean * mean), delta)
-
-
-INFLATION = 10.0  # the variance widened by 1 + INFLATION / n while n is small
-
-
-def _profile_llr(n: int, mean: float, variance: float, delta: float) -> float:
-    """n * delta * (mean - delta/2) / v for n differences of mean `mean` and
-    maximum-likelihood variance `variance`, v being the unbiased variance widened by
-    1 + INFLATION / n (the module's docstring says why). +-inf when the differences do
-    not vary at all and lie on one side of delta / 2; 0 with fewer than two."""
-    if n <= 1:
-        return 0.0
-    centre = mean - delta / 2.0
-    v = variance * n / (n - 1) * (1.0 + INFLATION / n)
-    if v <= 0.0:
-        return math.copysign(math.inf, centre) if centre else 0.0
-    return n * delta * centre / v
+    """The log-likelihood ratio of "better by `delta`" to "no better" (the shared
+    `paired_llr` with margins 0 and delta)."""
+    return shared.paired_llr(differences, 0.0, delta)
 
 
 def sprt(differences: Sequence[float], games_per_pair: int, settings: PromotionSettings) -> Verdict:
-    """The verdict after `differences` (paired differences of duplicate margins, points a
-    game, in the order played), each pair worth `games_per_pair` of the candidate's
-    games. Read it after every pair: the test is sequential."""
-    n = len(differences)
-    games = n * games_per_pair
-    interval = mean_interval(differences)
-    mean = interval.mean if n else math.nan
-    bounds = (
-        (interval.low, interval.high)
-        if interval.low is not None and interval.high is not None
-        else (math.nan, math.nan)
-    )
-    return _verdict(settings, n, games, mean, bounds, paired_llr(differences, settings.delta))
+    """The verdict after `differences` (the candidate's margin minus the active
+    version's, points a game, in the order played), each pair worth `games_per_pair` of
+    the candidate's games. Read it after every pair: the test is sequential."""
+    return shared.sprt(differences, games_per_pair, settings.test)
 
 
 def sprt_unpaired(
@@ -233,61 +125,9 @@ def sprt_unpaired(
     games_per_match: int,
     settings: PromotionSettings,
 ) -> Verdict:
-    """The unpaired counterpart: each version's margins (points a game, one per match)
-    from independent tables. The difference of the means d has the variance
-    var = vc/nc + va/na; the log-likelihood ratio is the paired test's for n = the fewer
-    matches of the two sides and differences of mean d and variance n * var (for equal
-    counts: as if the i-th matches of the two sides were a pair, which they are not), so
-    the two tests differ only in the spread they meet. The interval is Welch's. `pairs`
-    is that n (no decision before `min_pairs`); `games` the candidate's."""
-    nc, na = len(candidate_margins), len(active_margins)
-    n = min(nc, na)
-    games = nc * games_per_match
-    if n < 2:
-        mean = math.nan
-        if n:
-            mean = statistics.fmean(candidate_margins) - statistics.fmean(active_margins)
-        return _verdict(settings, n, games, mean, (math.nan, math.nan), 0.0)
-    mc = math.fsum(candidate_margins) / nc
-    ma = math.fsum(active_margins) / na
-    d = mc - ma
-    sc = math.fsum((x - mc) ** 2 for x in candidate_margins) / (nc - 1) / nc
-    sa = math.fsum((x - ma) ** 2 for x in active_margins) / (na - 1) / na
-    var = sc + sa
-    ml = sc * (nc - 1) / nc + sa * (na - 1) / na  # the maximum-likelihood variances
-    llr = _unpaired_llr(d, ml, n, settings.delta)
-    if var > 0:
-        df = var**2 / (sc**2 / (nc - 1) + sa**2 / (na - 1))
-        half = t_quantile(0.975, df) * math.sqrt(var)
-        interval = (d - half, d + half)
-    else:
-        interval = (d, d)
-    return _verdict(settings, n, games, d, interval, llr)
-
-
-def _unpaired_llr(d: float, var: float, n: int, delta: float) -> float:
-    """The unpaired log-likelihood ratio from the difference of means `d`, its
-    (maximum-likelihood) variance `var` and the pairs `n`: the paired formula for n
-    differences of mean d and variance n * var."""
-    return _profile_llr(n, d, n * var, delta)
-
-
-class _Sums:
-    """Running count, sum and sum of squares (a simulation reads the test after every
-    pair without summing again)."""
-
-    def __init__(self) -> None:
-        self.n, self.total, self.squares = 0, 0.0, 0.0
-
-    def add(self, x: float) -> None:
-        self.n += 1
-        self.total += x
-        self.squares += x * x
-
-    def mean_variance(self) -> tuple[float, float]:
-        """Mean and the maximum-likelihood variance of the mean."""
-        mean = self.total / self.n
-        return mean, max(0.0, self.squares / self.n - mean * mean) / self.n
+    """The unpaired counterpart (the shared `sprt_unpaired`): each version's margins
+    from its own tables, for measuring what the pairing saves."""
+    return shared.sprt_unpaired(candidate_margins, active_margins, games_per_match, settings.test)
 
 
 # -- simulation: the test played with bots of known strength -----------------------------
@@ -375,14 +215,7 @@ class Simulation:
         names = [entrant] + [f"house-{k}" for k in range(len(opponents))]
         players = [player] + [mixed_player(q) for q in opponents]
         result = play_match(self.game, players, names, seed, options=self.options)
-        outcome = MatchOutcome(self.step, names)
-        for rotation, (seating, played) in enumerate(
-            zip(result.seatings, result.games, strict=True)
-        ):
-            by_seat = [names[b] for b in seating]
-            totals = dict(zip(by_seat, played.totals, strict=True))
-            outcome.games.append(GameOutcome(rotation, totals, dict.fromkeys(names, 0)))
-        return outcome
+        return table_outcome(result, names, self.step)
 
     def play(self) -> PairPlay:
         """Play the next step: the candidate's match and the active version's."""
@@ -527,7 +360,7 @@ def resampled_test(
     move = shift - statistics.fmean(c - a for c, a in bank)
     ours: list[float] = []
     theirs: list[float] = []
-    differences, mine, others = _Sums(), _Sums(), _Sums()
+    differences, mine, others = RunningSums(), RunningSums(), RunningSums()
     while True:
         if paired:
             c, a = bank[rng.randrange(size)]
@@ -538,7 +371,7 @@ def resampled_test(
         n = len(ours)
         if paired:
             differences.add(c + move - a)
-            llr = _llr_from_sums(n, differences.total, differences.squares, settings.delta)
+            llr = llr_from_sums(n, differences.total, differences.squares, 0.0, settings.delta)
         else:
             mine.add(c + move)
             others.add(a)
@@ -546,8 +379,8 @@ def resampled_test(
             if n >= 2:
                 mc, vc = mine.mean_variance()
                 ma, va = others.mean_variance()
-                llr = _unpaired_llr(mc - ma, vc + va, n, settings.delta)
-        quick = _verdict(settings, n, n * games_per_pair, 0.0, (0.0, 0.0), llr)
+                llr = unpaired_llr(mc - ma, vc + va, n, 0.0, settings.delta)
+        quick = verdict(settings.test, n, n * games_per_pair, 0.0, (0.0, 0.0), llr)
         if quick.decided:  # the full verdict, from the public functions
             if paired:
                 diffs = [x - y for x, y in zip(ours, theirs, strict=True)]

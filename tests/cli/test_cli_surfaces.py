@@ -11,7 +11,7 @@ deadline, and leave every database it was given passing `PRAGMA integrity_check`
 unchanged when it refused (exit code 2).
 
 Where a command's work is not bounded by its arguments (a web server that serves until
-stopped, a benchmark, the demo league of the sample bots, `play` and `check-bot`,
+stopped, a benchmark, the demo league of the sample bots, `play`, `duel` and `check-bot`,
 which start the bots they are given, and random text as a bot command must never be
 run), the function that does that work is replaced by one that ends the command with
 exit code 0: what is tested there is everything before it, every option's parsing and
@@ -73,6 +73,8 @@ UNBOUNDED = [  # (module, attribute): the work the module docstring says is not 
     ("arena.bench.cluster", "bench_cluster"),
     ("arena.cli.league", "run"),  # what `demo` calls: the sample bots' league
     ("arena.league.running.play_run", "play_games"),
+    ("arena.duel.runner", "play_duel"),  # `arena duel`: plays until the test decides
+    ("arena.bench.duel", "bench_duel"),
     ("arena.bots.check", "check_bot"),
     ("arena.bench.ladder", "bench_ladder"),
     ("arena.ladder.runner", "run_ladder"),  # plays until stopped
@@ -166,6 +168,8 @@ GOOD = {  # values that pass, by parameter name, so the checks behind them are r
     "workers": ["1", "2"],
     "games": ["1"],
     "matches": ["0", "1"],
+    "opponents": ["builtin:random"],  # arena duel's
+    "margin1": ["20"],
     # arena ladder ...: its file or name, an author, a folder to submit, versions
     "ladder": ["@LADDER@", "spring"],
     "name": ["ann", "zed"],
