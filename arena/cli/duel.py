@@ -73,6 +73,8 @@ def duel(
     margin0: Annotated[
         float,
         typer.Option(
+            "--margin0",
+            "--elo0",
             help="H0: A is better than B by this many points a game (fishtest's elo0, in "
             "points); accepting it says A is not better by margin1."
         ),
@@ -80,6 +82,8 @@ def duel(
     margin1: Annotated[
         float,
         typer.Option(
+            "--margin1",
+            "--elo1",
             help="H1: A is better by this many points a game (fishtest's elo1, in points); "
             "above margin0. Accepting it says A is better."
         ),
