@@ -30,7 +30,7 @@ bot = "builtin:first"
 
 [[house]]
 name = "sampler"
-bot = "builtin:sampler"
+bot = "builtin:sampler:50"  # 50 ms a decision: the same bot, a quarter of the default's wait
 """
 
 
