@@ -281,7 +281,7 @@ class _Gates:
             )
             return
         if not report.passed:
-            state, reason = State.REFUSED, _first_failure(report)
+            state, reason = State.REFUSED, _first_failure(report, version["bot"])
         else:
             actives = version_rows(db, self.ladder.id, bot=version["bot"], states=(State.ACTIVE,))
             state = State.CANDIDATE if actives else State.ACTIVE
@@ -295,9 +295,18 @@ class _Gates:
         self.say(f"{version['entrant']} is {state}: {reason}")
 
 
-def _first_failure(report: GateReport) -> str:
+REASON_DETAIL_CHARS = 300
+"""How much of the failed step's report a refusal's one-line reason quotes."""
+
+
+def _first_failure(report: GateReport, bot: str) -> str:
+    """The refusal's one-line reason: the failed step and the start of what it said, cut
+    at a word (never mid-path) and pointing at the whole report when it is cut."""
     failed = next((step for step in report.steps if not step.passed), None)
     if failed is None:
         return "refused by the gate"
     detail = " ".join(failed.detail.split())  # one line: the report holds the rest
-    return f"refused by the gate at {failed.name}: {detail[:300]}"
+    if len(detail) > REASON_DETAIL_CHARS:
+        cut = detail[:REASON_DETAIL_CHARS].rsplit(" ", 1)[0]
+        detail = f"{cut} ... (the whole report: arena ladder versions --bot {bot})"
+    return f"refused by the gate at {failed.name}: {detail}"

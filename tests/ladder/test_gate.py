@@ -308,3 +308,22 @@ def test_the_report_round_trips_through_json(tmp_path) -> None:
     stored = json.dumps(report.to_json())
     assert GateReport.from_json(json.loads(stored)) == report
     assert GateReport.from_json({"passed": True, "tries": 1}).steps == ()  # older rows
+
+
+def test_a_refusals_reason_cuts_a_long_report_at_a_word_and_points_at_the_whole() -> None:
+    from arena.ladder.gate import GateReport, GateStep
+    from arena.ladder.runner import REASON_DETAIL_CHARS, _first_failure
+
+    log = "/tmp/logs/arena-spring/run-20261207-053636-8644/gate/try-1/preflight-000.log"
+    long = "it could not start: " + "bot 'python bot.py' exited at once; " * 8 + f"its log: {log}"
+    steps = (GateStep("start", False, long), GateStep("check-bot", False, "not run"))
+    reason = _first_failure(GateReport(False, 1, steps, text=long), "crs")
+    assert reason.startswith("refused by the gate at start: it could not start: bot")
+    assert reason.endswith("... (the whole report: arena ladder versions --bot crs)")
+    quoted = reason.removeprefix("refused by the gate at start: ").split(" ... ")[0]
+    assert len(quoted) <= REASON_DETAIL_CHARS and long.startswith(quoted)
+    assert long[len(quoted)] == " "  # cut between words, never inside the log's path
+    short = (GateStep("check-bot", False, "illegal:\n  answered ZZ"),)
+    assert _first_failure(GateReport(False, 1, short, text=""), "x") == (
+        "refused by the gate at check-bot: illegal: answered ZZ"
+    )
