@@ -207,10 +207,15 @@ def history_report(db_path: Path, ladder_name: str | None, bot: str, fmt: TextOr
             lines.append(f"  {event['at']}  {event['state']}: {text_safe(event['reason'])}")
         if v["ratings"]:
             last = v["ratings"][-1]
-            lines.append(
+            line = (
                 f"  rating: {len(v['ratings'])} matches, mu {v['ratings'][0]['mu']:.2f} -> "
                 f"{last['mu']:.2f}, sigma {last['sigma']:.2f}"
             )
+            if v["mu"] is not None and f"{v['mu']:.2f}" != f"{last['mu']:.2f}":
+                # Margin-fed ratings are solved from every match, so a version's rating
+                # moves with the matches it did not play too (docs/ladder.md).
+                line += f"; now mu {v['mu']:.2f}, sigma {v['sigma']:.2f}, from later matches"
+            lines.append(line)
     return "\n".join(lines)
 
 

@@ -98,3 +98,11 @@ def test_three_authors_six_versions(tmp_path: Path) -> None:
     assert history[0]["ratings"] and history[1]["ratings"]
     code, out, err = arena("ladder", "history", "rnd", "--db", str(db))
     assert code == 0 and "promoted on evidence" in out
+    # Every rating is solved from all the matches, so rnd@1's moved after its last match:
+    # the text shows the rating now beside the last one it played for, when they differ.
+    rating_lines = [line for line in out.splitlines() if line.startswith("  rating:")]
+    assert len(rating_lines) == 2
+    for version, line in zip(history, rating_lines, strict=True):
+        last, now = version["ratings"][-1]["mu"], every[version["entrant"]]["mu"]
+        assert f"-> {last:.2f}," in line
+        assert (f"now mu {now:.2f}," in line) == (f"{now:.2f}" != f"{last:.2f}"), line
