@@ -24,7 +24,7 @@ import sqlite_utils
 from arena.bots.confinement.cgroups import pid_alive
 from arena.errors import ConfigError
 from arena.ladder.book import Ladder, State, open_ladder
-from arena.ladder.promotion import paired_difference, sprt
+from arena.ladder.promotion import pair_evidence, sprt
 from arena.ladder.reports import table_rows, version_item
 from arena.league.definition.records import MatchOutcome
 from arena.league.standings.crosstable import crosstable
@@ -246,29 +246,25 @@ def promotion_tests(
     and the test's verdict read with the ladder's `[promotion]` settings, as the run
     reads it (arena/ladder/source.py)."""
     settings = ladder.config.promotion
-    pairs: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    games: dict[tuple[str, str], int] = {}
+    pairs: dict[str, list[dict[str, Any]]] = {}  # by candidate, as the run keeps them
+    against: dict[str, tuple[str, int]] = {}  # the active version, games a table
     for row in ladder_match_rows(db, ladder.id):
         pair = row["pair_idx"]
         if pair is None or row["idx"] > pair or row["idx"] not in stored or pair not in stored:
             continue
         first, second = stored[row["idx"]], stored[pair]
-        candidate = next((e for e in first.entrants if e not in second.entrants), None)
-        active = next((e for e in second.entrants if e not in first.entrants), None)
-        if candidate is None or active is None:
-            continue
-        try:
-            diff = paired_difference(first, second, candidate, active)
-        except ValueError:  # not a pair after all: a version left between its tables
-            continue
-        if math.isfinite(diff):
-            pairs.setdefault((candidate, active), []).append(
-                {"matches": [first.idx, second.idx], "difference": round(diff, 3)}
+        found = pair_evidence(first, second)
+        if found is not None:
+            candidate, active, diff = found
+            pairs.setdefault(candidate, []).append(
+                {"matches": [first.idx, second.idx], "difference": diff}
             )
-            games[(candidate, active)] = len(first.games)
+            against[candidate] = (active, len(first.games))
     out = {}
-    for (candidate, active), evidence in pairs.items():
-        verdict = sprt([p["difference"] for p in evidence], games[(candidate, active)], settings)
+    for candidate, evidence in pairs.items():
+        active, per_pair = against[candidate]
+        verdict = sprt([p["difference"] for p in evidence], per_pair, settings)
+        shown = [{**p, "difference": round(p["difference"], 3)} for p in evidence]
         out[candidate] = {
             "candidate": candidate,
             "active": active,
@@ -283,7 +279,7 @@ def promotion_tests(
             "llr": finite(verdict.llr),
             "lower": finite(verdict.lower),
             "upper": finite(verdict.upper),
-            "evidence": evidence,
+            "evidence": shown,
         }
     return out
 
