@@ -28,6 +28,7 @@ from typer.testing import CliRunner
 
 from arena.cli import app as cli_app
 from arena.games import get_game
+from arena.web.app import make_app
 from arena.web.hardening import CSP
 from arena.web.ladder.app import make_ladder_app
 from tests.ladder.ladder_support import ok
@@ -371,3 +372,20 @@ def test_a_real_server_answers_and_stops(ladder_db) -> None:
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_a_league_in_the_same_database_is_not_the_ladders_to_show(tmp_path) -> None:
+    """One database may hold leagues beside the ladder: the ladder's site shows none of
+    their games, matches or faults."""
+    from tests.support.tiny_league import tiny_file
+
+    db = build_ladder_db(tmp_path, matches=1)
+    ok("run", str(tiny_file(tmp_path)), "--db", str(db))
+    client = _client(db)
+    ours = {g["id"] for g in client.get("/api/v1/games?limit=500").json()["items"]}
+    theirs = max(ours) + 1  # the league's games were stored after the ladder's
+    league_site = TestClient(make_app(db), base_url="http://127.0.0.1")
+    assert league_site.get(f"/game/{theirs}").status_code == 200  # a game, the league's
+    for url in (f"/game/{theirs}", f"/game/{theirs}/deal/1.json", f"/api/v1/games/{theirs}"):
+        assert client.get(url).status_code == 404, url
+    assert "tiny" not in client.get("/faults").text + client.get("/matches").text
