@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from arena.cli.base import app, command
+from arena.cli.web import HEADER_TIMEOUT, AllowedHost, HeaderTimeout, Host, Port, run_site
 from arena.league.reports.formats import TextOrJson
 
 ladder_app = typer.Typer(
@@ -286,48 +287,23 @@ def matches_command(
 def serve(
     db: Db = Path("arena.db"),
     ladder: LadderName = None,
-    host: Annotated[
-        str,
-        typer.Option(help="The address to listen on: loopback unless you say otherwise."),
-    ] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=1, max=65535, help="The port to listen on.")] = 8000,
-    allowed_host: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--allowed-host",
-            help="A name the site may be reached by (the request's Host), besides "
-            "loopback's and --host's; repeat for more. Any other Host is refused (400).",
-        ),
-    ] = None,
-    header_timeout: Annotated[
-        float,
-        typer.Option(
-            min=0.1,
-            help="Seconds a client has to send a request's headers; a slower one is cut off.",
-        ),
-    ] = 10.0,
+    host: Host = "127.0.0.1",
+    port: Port = 8000,
+    allowed_host: AllowedHost = None,
+    header_timeout: HeaderTimeout = HEADER_TIMEOUT,
 ) -> None:
     """Serve the ladder's public site, read-only: the table, each bot and version with
     its gate report, promotion test and games, the matches and the queue, a replay
     viewer, and a JSON API under /api/v1 (its OpenAPI document at
     /api/v1/openapi.json). Live while `arena ladder run` writes; Ctrl-C stops it."""
-    import uvicorn
-
-    from arena.league.store.schema import check_integrity, open_existing
-    from arena.web.app import check_address
-    from arena.web.hardening import allowed_hosts, header_timeout_protocol
     from arena.web.ladder.app import make_ladder_app
 
-    checked = open_existing(db)  # a damaged database is refused now, not as HTTP 500s
-    check_integrity(checked, db)
-    checked.close()
-    app = make_ladder_app(db, ladder, allowed_hosts(host, allowed_host or ()))
-    check_address(host, port)
-    typer.echo(f"serving the ladder in {db} at http://{host}:{port}/ (Ctrl-C stops)", err=True)
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level="warning",
-        http=header_timeout_protocol(header_timeout),
+    run_site(
+        db,
+        lambda hosts: make_ladder_app(db, ladder, hosts),
+        host,
+        port,
+        allowed_host,
+        header_timeout,
+        f"the ladder in {db}",
     )

@@ -58,9 +58,7 @@ def bot(db: sqlite_utils.Database, lad: Ladder, query: Query, name: str) -> dict
     versions = data.versions(db, lad, bot=name)
     stored = data.outcomes(db, lad)
     tests = data.promotion_tests(db, lad, stored)
-    active = [v for v in versions if v["state"] == "active"]
-    played = [v for v in versions if v["games"]]
-    current = (active or played or [None])[-1]
+    current = data.current(versions)
     return {
         **found[0],
         "version_list": versions,

@@ -201,6 +201,14 @@ def version_detail(
     return out
 
 
+def current(versions: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    """The version a bot's page and API show margins of: its active one, else its
+    newest that played (None when none did)."""
+    active = [v for v in versions if v["state"] == State.ACTIVE]
+    played = [v for v in versions if v["games"]]
+    return (active or played or [None])[-1]
+
+
 def in_flight(db: sqlite_utils.Database, ladder: Ladder) -> list[dict[str, Any]]:
     """The ladder's matches being played now by a run still alive."""
     rows = live_matches(db, ladder.league_id)

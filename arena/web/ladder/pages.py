@@ -9,7 +9,7 @@ from typing import Any
 
 import sqlite_utils
 
-from arena.ladder.book import Ladder, State
+from arena.ladder.book import Ladder
 from arena.league.standings.places import place_text
 from arena.league.store.ladder_reads import version_rows
 from arena.web.charts import colour, rating_chart
@@ -19,7 +19,6 @@ from arena.web.pages import NotFound
 
 FAULTS_SHOWN = 100  # on a version's page; the API pages through every one
 
-TABLE_PARAMS = ()
 VERSION_PARAMS = ("opponent", "cursor", "limit")
 
 
@@ -48,14 +47,6 @@ def _bot_rows(db: sqlite_utils.Database, ladder: Ladder, bot: str) -> list[dict[
     return rows
 
 
-def _current(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The version a bot's page shows margins of: its active one, else its newest
-    that played."""
-    active = [r for r in rows if r["state"] == State.ACTIVE]
-    played = [r for r in rows if r["games"]]
-    return (active or played or [None])[-1]
-
-
 def bot_page(db: sqlite_utils.Database, ladder: Ladder, bot: str) -> dict[str, Any]:
     """A bot: its versions and their states, its rating over time with each promotion
     marked, its margin against each opponent, and its promotion tests."""
@@ -66,7 +57,7 @@ def bot_page(db: sqlite_utils.Database, ladder: Ladder, bot: str) -> dict[str, A
     history, marks = data.rating_series(db, ladder, rows)
     entrants = [r["entrant"] for r in rows]
     colours = {name: colour(i) for i, name in enumerate(entrants)}
-    current = _current(rows)
+    current = data.current(rows)
     name = ladder.config.name
     return {
         "title": f"{bot} on {name}",
