@@ -1,7 +1,8 @@
 """`arena ladder ...`: a continuous ladder (docs/ladder.md). The organiser's commands
 (`init`, `run`, `author add|revoke`, `freeze`, `finals`), the author's (`submit`,
 `promote`, `withdraw`, each with `--token` or ARENA_TOKEN), and the reading ones
-(`table`, `versions`, `history`, `matches`, each with `--format text|json`)."""
+(`table`, `versions`, `history`, `matches`, each with `--format text|json`), and
+`serve`, the ladder's public web site and JSON API."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Annotated
 import typer
 
 from arena.cli.base import app, command
+from arena.cli.web import HEADER_TIMEOUT, AllowedHost, HeaderTimeout, Host, Port, run_site
 from arena.league.reports.formats import TextOrJson
 
 ladder_app = typer.Typer(
@@ -279,3 +281,29 @@ def matches_command(
     from arena.ladder.reports import matches_report
 
     typer.echo(matches_report(db, ladder, fmt, limit))
+
+
+@command(ladder_app, "serve")
+def serve(
+    db: Db = Path("arena.db"),
+    ladder: LadderName = None,
+    host: Host = "127.0.0.1",
+    port: Port = 8000,
+    allowed_host: AllowedHost = None,
+    header_timeout: HeaderTimeout = HEADER_TIMEOUT,
+) -> None:
+    """Serve the ladder's public site, read-only: the table, each bot and version with
+    its gate report, promotion test and games, the matches and the queue, a replay
+    viewer, and a JSON API under /api/v1 (its OpenAPI document at
+    /api/v1/openapi.json). Live while `arena ladder run` writes; Ctrl-C stops it."""
+    from arena.web.ladder.app import make_ladder_app
+
+    run_site(
+        db,
+        lambda hosts: make_ladder_app(db, ladder, hosts),
+        host,
+        port,
+        allowed_host,
+        header_timeout,
+        f"the ladder in {db}",
+    )

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -13,14 +14,68 @@ from arena.cli.base import LatestLeague, LeagueDb, command
 HEADER_TIMEOUT = 10.0  # arena.web.hardening.HEADER_TIMEOUT (not imported: it loads uvicorn)
 
 
+Host = Annotated[
+    str,
+    typer.Option(help="The address to listen on: loopback unless you say otherwise."),
+]
+Port = Annotated[int, typer.Option(min=1, max=65535, help="The port to listen on.")]
+AllowedHost = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--allowed-host",
+        help="A name the site may be reached by (the request's Host), besides "
+        "loopback's and --host's; repeat for more. Any other Host is refused (400), "
+        "so a page on another name cannot read the site through DNS rebinding.",
+    ),
+]
+HeaderTimeout = Annotated[
+    float,
+    typer.Option(
+        min=0.1,
+        help="Seconds a client has to send a request's headers; a slower one is cut off.",
+    ),
+]
+
+
+def run_site(
+    db: Path,
+    make: Callable[[list[str]], Any],
+    host: str,
+    port: int,
+    allowed_host: list[str] | None,
+    header_timeout: float,
+    what: str,
+) -> None:
+    """Serve the site `make(hosts)` builds over `db` at host:port, hardened for being
+    published (docs/web.md): a damaged database or an address this machine cannot
+    listen on is refused before it starts. Shared by `arena serve` and `arena ladder
+    serve`."""
+    import uvicorn
+
+    from arena.league.store.schema import check_integrity, open_existing
+    from arena.web.app import check_address
+    from arena.web.hardening import allowed_hosts, header_timeout_protocol
+
+    checked = open_existing(db)  # a damaged database is refused now, not as HTTP 500s
+    check_integrity(checked, db)
+    checked.close()
+    app = make(allowed_hosts(host, allowed_host or ()))
+    check_address(host, port)
+    typer.echo(f"serving {what} at http://{host}:{port}/ (Ctrl-C stops)", err=True)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        http=header_timeout_protocol(header_timeout),
+    )
+
+
 @command()
 def serve(
     db: LeagueDb = Path("arena.db"),
-    host: Annotated[
-        str,
-        typer.Option(help="The address to listen on: loopback unless you say otherwise."),
-    ] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=1, max=65535, help="The port to listen on.")] = 8000,
+    host: Host = "127.0.0.1",
+    port: Port = 8000,
     live_hands: Annotated[
         bool,
         typer.Option(
@@ -29,44 +84,22 @@ def serve(
             "screen: a watcher could pass them to a bot that plays over the network.",
         ),
     ] = False,
-    allowed_host: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--allowed-host",
-            help="A name the site may be reached by (the request's Host), besides "
-            "loopback's and --host's; repeat for more. Any other Host is refused (400), "
-            "so a page on another name cannot read the site through DNS rebinding.",
-        ),
-    ] = None,
-    header_timeout: Annotated[
-        float,
-        typer.Option(
-            min=0.1,
-            help="Seconds a client has to send a request's headers; a slower one is cut off.",
-        ),
-    ] = HEADER_TIMEOUT,
+    allowed_host: AllowedHost = None,
+    header_timeout: HeaderTimeout = HEADER_TIMEOUT,
 ) -> None:
     """Serve the league site over a league database: every league, its table, charts,
     crosstable, entrants, matches, faults and a replay viewer, live while `arena run`
     writes to the database. Read-only; Ctrl-C stops it."""
-    import uvicorn
+    from arena.web.app import make_app
 
-    from arena.league.store.schema import check_integrity, open_existing
-    from arena.web.app import check_address, make_app
-    from arena.web.hardening import allowed_hosts, header_timeout_protocol
-
-    checked = open_existing(db)  # a damaged database is refused now, not as HTTP 500s
-    check_integrity(checked, db)
-    checked.close()
-    app = make_app(db, live_hands, allowed_hosts(host, allowed_host or ()))
-    check_address(host, port)
-    typer.echo(f"serving {db} at http://{host}:{port}/ (Ctrl-C stops)", err=True)
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level="warning",
-        http=header_timeout_protocol(header_timeout),
+    run_site(
+        db,
+        lambda hosts: make_app(db, live_hands, hosts),
+        host,
+        port,
+        allowed_host,
+        header_timeout,
+        str(db),
     )
 
 

@@ -56,6 +56,7 @@ __all__ = [
     "PromotionSettings",
     "Verdict",
     "paired_difference",
+    "pair_evidence",
     "paired_llr",
     "sprt",
     "sprt_unpaired",
@@ -110,6 +111,22 @@ def paired_llr(differences: Sequence[float], delta: float) -> float:
     """The log-likelihood ratio of "better by `delta`" to "no better" (the shared
     `paired_llr` with margins 0 and delta)."""
     return shared.paired_llr(differences, 0.0, delta)
+
+
+def pair_evidence(first: MatchOutcome, second: MatchOutcome) -> tuple[str, str, float] | None:
+    """One promotion pair's evidence from its two stored matches (the candidate's table
+    first): (candidate, active version, paired difference); None when they are not a
+    pair after all (a version left between its tables) or the difference is not a
+    number. The run (arena/ladder/source.py) and the ladder site read it alike."""
+    candidate = next((e for e in first.entrants if e not in second.entrants), None)
+    active = next((e for e in second.entrants if e not in first.entrants), None)
+    if candidate is None or active is None:
+        return None
+    try:
+        diff = paired_difference(first, second, candidate, active)
+    except ValueError:
+        return None
+    return (candidate, active, diff) if math.isfinite(diff) else None
 
 
 def sprt(differences: Sequence[float], games_per_pair: int, settings: PromotionSettings) -> Verdict:

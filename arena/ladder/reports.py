@@ -136,7 +136,7 @@ def versions_report(
 
             raise ConfigError(f"no bot named {bot!r} in ladder {ladder.config.name!r}")
         faults = version_fault_counts(db, ladder.league_id)
-        out = [_version(row, faults, db if bot else None) for row in rows]
+        out = [version_item(row, faults, db if bot else None) for row in rows]
     if fmt == TextOrJson.JSON:
         return json.dumps(out, indent=2, ensure_ascii=False)
     lines = []
@@ -153,7 +153,12 @@ def versions_report(
     return "\n".join(lines) if lines else "no version yet"
 
 
-def _version(row: dict[str, Any], faults: dict[str, tuple[int, int]], db: Any) -> dict[str, Any]:
+def version_item(
+    row: dict[str, Any], faults: dict[str, tuple[int, int]], db: Any
+) -> dict[str, Any]:
+    """A version as `versions --format json` gives it (the contract fields of
+    docs/ladder.md), with its gate report and events when `db` is given; the ladder
+    site's API gives the same fields."""
     out = {
         "bot": row["bot"],
         "version": row["number"],
@@ -191,7 +196,7 @@ def history_report(db_path: Path, ladder_name: str | None, bot: str, fmt: TextOr
             raise ConfigError(f"no bot named {bot!r} in ladder {ladder.config.name!r}")
         out = []
         for row in rows:
-            item = _version(row, {}, db)
+            item = version_item(row, {}, db)
             item.pop("gate", None)
             item["ratings"] = [
                 {"match": h["match_idx"], "mu": round(h["mu"], 3), "sigma": round(h["sigma"], 3)}

@@ -30,7 +30,7 @@ from arena.ladder.book import PLAYING, Ladder, State
 from arena.ladder.config import version_spec
 from arena.ladder.health import health_problem
 from arena.ladder.matchmaking import Choice, Contender, choose
-from arena.ladder.promotion import Verdict, paired_difference, sprt
+from arena.ladder.promotion import Verdict, pair_evidence, sprt
 from arena.league.definition.config import Entrant
 from arena.league.definition.records import MatchOutcome, PlayedGame, PlayedMatch
 from arena.league.definition.schedule import ScheduledMatch
@@ -456,16 +456,10 @@ class LadderSource:
         self, first: MatchOutcome, second: MatchOutcome, row: dict[str, Any]
     ) -> list[str]:
         """One pair's difference (the candidate's table first) taken as evidence."""
-        candidate = next((e for e in first.entrants if e not in second.entrants), None)
-        active = next((e for e in second.entrants if e not in first.entrants), None)
-        if candidate is None or active is None:
+        evidence = pair_evidence(first, second)
+        if evidence is None:  # not a pair after all (a version left between its tables)
             return []
-        try:
-            diff = paired_difference(first, second, candidate, active)
-        except ValueError:  # not a pair after all (a version left between its tables)
-            return []
-        if not math.isfinite(diff):
-            return []
+        candidate, active, diff = evidence
         self.evidence.setdefault(candidate, []).append(diff)
         return self._decide(candidate, active, first)
 

@@ -46,11 +46,13 @@ def rating_chart(
     entrants: Sequence[str],
     width: int = 720,
     colours: Mapping[str, str] | None = None,
+    marks: Sequence[tuple[float, str]] = (),
 ) -> str:
     """`history` rows (match_idx, entrant, mu, sigma) as lines of mu over the match
     index, each with its mu +- 2 sigma band, in `colours` (the legend's, by name);
     "" when nothing is rated yet, or when only one match is (no line to draw: a band
-    over one point is an empty frame)."""
+    over one point is an empty frame). `marks`: (match number, what happened) drawn
+    as dashed upright lines with their text on hover (a ladder's promotions)."""
     series: dict[str, list[tuple[int, float, float]]] = {name: [] for name in entrants}
     for row in history:
         if row["entrant"] in series:
@@ -73,6 +75,14 @@ def rating_chart(
         return top + (y1 - value) / (y1 - y0) * (height - top - bottom)
 
     parts = [_axes(width, height, left, right, top, bottom, (x0, x1), (y0, y1), "match", "mu")]
+    for at, text in marks:
+        mx = x(min(max(at, x0), x1))
+        parts.append(
+            f'<g class="mark"><title>{escape(text)} (match {at:.0f})</title>'
+            f'<line x1="{mx:.1f}" y1="{top}" x2="{mx:.1f}" y2="{height - bottom}" '
+            'stroke="#555" stroke-dasharray="4 3" stroke-width="1.2"/>'
+            f'<text x="{mx + 3:.1f}" y="{top + 10}" class="axis">{escape(text)}</text></g>'
+        )
     for index, name in enumerate(entrants):
         points = _thinned(series[name])
         if not points:

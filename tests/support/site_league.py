@@ -90,24 +90,29 @@ def build_site_db(folder: Path) -> Path:
     return db
 
 
-def live_match(db_path: Path, rotation: int, steps: int) -> tuple[str, object]:
-    """Match 100 of trix-site in flight (a row with this process's pid, as `arena run`
-    writes it) at `rotation`, its game `steps` actions in, as a worker's LiveMatch
-    writes it; the league's name and the game's state."""
+def live_match(
+    db_path: Path,
+    rotation: int,
+    steps: int,
+    league: str = "trix-site",
+    entrants: tuple[str, ...] = ("greedy", "random", "first", "illegal"),
+) -> tuple[str, object]:
+    """Match 100 of `league` (a Trix league of one kingdom, or a ladder's) in flight (a
+    row with this process's pid, as `arena run` writes it) at `rotation`, its game
+    `steps` actions in, as a worker's LiveMatch writes it; the league's name and the
+    game's state."""
     game = get_game("trix")
     options = game.parse_options({"kingdoms": 1})
     db = open_db(db_path)
-    league_id = league_id_by_name(db, "trix-site")[0]
-    mark_in_flight(
-        db, league_id, 100, ["greedy", "random", "first", "illegal"], run_pid=os.getpid()
-    )
+    league_id = league_id_by_name(db, league)[0]
+    mark_in_flight(db, league_id, 100, list(entrants), run_pid=os.getpid())
     db.close()
-    names = [["greedy", "random", "first", "illegal"]] * 4
+    names = [list(entrants)] * 4
     seed = game_seed("0123456789abcdef0123456789abcdef", "public")
     live = LiveMatch(
         db_path,
         game,
-        "trix-site",
+        league,
         idx=100,
         rotation_names=names,
         seed=seed,
@@ -121,4 +126,4 @@ def live_match(db_path: Path, rotation: int, steps: int) -> tuple[str, object]:
         game.apply_legal(state, rng.choice(state.legal))
     live.last = 0.0
     live(state)
-    return "trix-site", state
+    return league, state

@@ -1,0 +1,160 @@
+"""What the ladder's web site and its JSON API read (`arena ladder serve`) beyond what
+the reading commands read: the ladder's matches, games and faults a page at a time,
+newest first, filtered by the versions that played.
+
+Every list is paged by keyset (`before`: the last index or id of the page before), so
+a page costs the same at the millionth match as at the first. A filter is a list of
+groups of entrants (`groups`): a row is kept when, for every group, one of the
+group's entrants played in it (a bot is the group of its versions; a version, or an
+opponent, a group of one)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import sqlite_utils
+
+
+def _groups_sql(groups: Sequence[Sequence[str]], entrants_of: str) -> tuple[str, list[Any]]:
+    """The conditions that keep a row whose entrants (`entrants_of`: a table-valued
+    expression of one `value` column) meet every group."""
+    where, args = [], []
+    for group in groups:
+        marks = ", ".join("?" * len(group)) or "NULL"
+        where.append(f"EXISTS (SELECT 1 FROM {entrants_of} WHERE value IN ({marks}))")
+        args += list(group)
+    return " AND ".join(where), args
+
+
+def ladder_matches_page(
+    db: sqlite_utils.Database,
+    ladder_id: int,
+    league_id: int,
+    *,
+    groups: Sequence[Sequence[str]] = (),
+    since: float | None = None,
+    until: float | None = None,
+    before: int | None = None,
+    limit: int = 50,
+) -> list[dict[str, Any]]:
+    """The ladder's chosen matches, newest first (by index), at most `limit`: index,
+    state (queued, stored, dropped), why chosen, focus, pair, entrants, when chosen,
+    and once stored when it finished and how long it took. `since`/`until` bound its
+    time (when it finished, else when it was chosen), in Unix seconds."""
+    where, args = ["lm.ladder_id = ?"], [league_id, ladder_id]
+    if groups:
+        sql, more = _groups_sql(groups, "json_each(lm.entrants)")
+        where.append(sql)
+        args += more
+    when = "COALESCE(m.finished_at, lm.chosen_at)"
+    if since is not None:
+        where.append(f"{when} >= ?")
+        args.append(since)
+    if until is not None:
+        where.append(f"{when} <= ?")
+        args.append(until)
+    if before is not None:
+        where.append("lm.idx < ?")
+        args.append(before)
+    args.append(limit)
+    return [
+        {**dict(r), "entrants": json.loads(r["entrants"])}
+        for r in db.query(
+            f"""SELECT lm.idx, lm.state, lm.reason, lm.focus, lm.pair_idx, lm.entrants,
+                       lm.chosen_at, m.finished_at, m.seconds
+                FROM ladder_matches lm
+                LEFT JOIN matches m ON m.league_id = ? AND m.idx = lm.idx
+                WHERE {" AND ".join(where)} ORDER BY lm.idx DESC LIMIT ?""",
+            args,
+        )
+    ]
+
+
+def match_game_ids(
+    db: sqlite_utils.Database, league_id: int, indexes: Sequence[int]
+) -> dict[int, list[int]]:
+    """The stored games of the matches `indexes`, by match index, in rotation order."""
+    if not indexes:
+        return {}
+    out: dict[int, list[int]] = {}
+    marks = ", ".join("?" * len(indexes))
+    for idx, game_id in db.execute(
+        f"""SELECT m.idx, g.id FROM games g JOIN matches m ON g.match_id = m.id
+            WHERE m.league_id = ? AND m.idx IN ({marks}) ORDER BY m.idx, g.rotation""",
+        [league_id, *indexes],
+    ).fetchall():
+        out.setdefault(idx, []).append(game_id)
+    return out
+
+
+def ladder_games_page(
+    db: sqlite_utils.Database,
+    league_id: int,
+    *,
+    groups: Sequence[Sequence[str]] = (),
+    before: int | None = None,
+    limit: int = 50,
+) -> list[dict[str, Any]]:
+    """The ladder's stored games, newest first (by id), at most `limit`: id, match
+    index, rotation, players, totals, ranks and when its match finished."""
+    where, args = ["g.league_id = ?"], [league_id]
+    if groups:
+        sql, more = _groups_sql(
+            groups, "(SELECT r.entrant AS value FROM results r WHERE r.game_id = g.id)"
+        )
+        where.append(sql)
+        args += more
+    if before is not None:
+        where.append("g.id < ?")
+        args.append(before)
+    args.append(limit)
+    return [
+        {
+            **dict(r),
+            **{key: json.loads(r[key]) for key in ("players", "totals", "ranks")},
+        }
+        for r in db.query(
+            f"""SELECT g.id, m.idx AS match_idx, g.rotation, g.players, g.totals, g.ranks,
+                       m.finished_at
+                FROM games g JOIN matches m ON g.match_id = m.id
+                WHERE {" AND ".join(where)} ORDER BY g.id DESC LIMIT ?""",
+            args,
+        )
+    ]
+
+
+def ladder_faults_page(
+    db: sqlite_utils.Database,
+    league_id: int,
+    *,
+    entrants: Sequence[str] | None = None,
+    before: int | None = None,
+    limit: int = 50,
+) -> list[dict[str, Any]]:
+    """The ladder's faults, newest first (by id), at most `limit`, of `entrants` when
+    given: each fault's columns with its match index and rotation."""
+    where, args = ["f.league_id = ?"], [league_id]
+    if entrants is not None:
+        where.append(f"f.entrant IN ({', '.join('?' * len(entrants)) or 'NULL'})")
+        args += list(entrants)
+    if before is not None:
+        where.append("f.id < ?")
+        args.append(before)
+    args.append(limit)
+    return [
+        dict(r)
+        for r in db.query(
+            f"""SELECT f.*, m.idx AS match_idx, g.rotation
+                FROM faults f JOIN games g ON f.game_id = g.id JOIN matches m ON f.match_id = m.id
+                WHERE {" AND ".join(where)} ORDER BY f.id DESC LIMIT ?""",
+            args,
+        )
+    ]
+
+
+def game_league(db: sqlite_utils.Database, game_id: int) -> int | None:
+    """The league row a stored game belongs to (None when there is no such game)."""
+    row = db.execute("SELECT league_id FROM games WHERE id = ?", [game_id]).fetchone()
+    return None if row is None else row[0]

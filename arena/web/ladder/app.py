@@ -1,0 +1,216 @@
+"""`arena ladder serve`: the ladder's public site and the read side of its JSON API, a
+Starlette application built as the league site is (arena/web/app.py): every request
+opens the database read-only, a page of something not held is `NotFound` (404), a
+query parameter refused is `BadRequest` (400), and the league site's hardening wraps
+it all (the `Host` check, security headers on every response, names in the path,
+bounded ids: arena/web/hardening.py).
+
+The replay viewer, a match's page (with the game in flight shown only as the league
+site's rule allows: arena/web/live_view.py) and the faults page are the league site's
+own, over the league row that holds the ladder's games."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import (
+    HTMLResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from arena.ladder.book import open_ladder, reading
+from arena.league.store.ladder_site_reads import game_league
+from arena.league.store.site_reads import data_version
+from arena.league.workers.live import live_stamp, read_live
+from arena.web import live_view, pages
+from arena.web.app import STATIC  # also registers the `id` and `name` convertors
+from arena.web.hardening import SecurityHeaders, SegmentedPath, allowed_hosts
+from arena.web.ladder import api, data
+from arena.web.ladder import pages as ladder_pages
+from arena.web.ladder.links import LadderLinks
+from arena.web.ladder.openapi import document
+from arena.web.ladder.params import BadRequest, Query
+from arena.web.render import render_page
+from arena.web.viewer_data import deal_json
+
+
+def _json(value: Any, status: int = 200) -> Response:
+    """JSON as the API sends it: UTF-8, names as they are (a JSON string cannot run)."""
+    body = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return Response(body, status_code=status, media_type="application/json")
+
+
+def make_ladder_app(
+    db_path: Path, ladder_name: str | None = None, hosts: Sequence[str] | None = None
+) -> Starlette:
+    """The site of the ladder `ladder_name` (or the database's only one) in `db_path`,
+    checked now: a missing database or ladder is refused before the server starts.
+    `hosts`: the `Host` names answered (default: loopback's; `allowed_hosts`)."""
+    with reading(db_path) as db:
+        name = open_ladder(db, ladder_name).config.name
+    links = LadderLinks()
+
+    @contextmanager
+    def database() -> Iterator[sqlite_utils.Database]:
+        with reading(db_path) as db:
+            yield db
+
+    def page(
+        template: str, build: Callable[..., dict[str, Any]], params: Sequence[str] = ()
+    ) -> Callable[[Request], Response]:
+        def endpoint(request: Request) -> Response:
+            query = Query.of(request.query_params.multi_items(), params)
+            with database() as db:
+                ladder = data.ladder_of(db, name)
+                values = dict(request.path_params)
+                if params:
+                    values["query"] = query
+                context = build(db, ladder, **values)
+            return HTMLResponse(render_page(template, links, context))
+
+        return endpoint
+
+    def league_page(template: str, build: Callable[..., dict[str, Any]]) -> Callable[..., Any]:
+        """A page of the league site over the ladder's league row."""
+
+        def endpoint(request: Request) -> Response:
+            Query.of(request.query_params.multi_items(), ())
+            with database() as db:
+                context = build(db, **request.path_params)
+            return HTMLResponse(render_page(template, links, context))
+
+        return endpoint
+
+    def own_game(db: sqlite_utils.Database, game_id: int) -> None:
+        ladder = data.ladder_of(db, name)
+        if game_league(db, game_id) != ladder.league_id:
+            raise pages.NotFound(f"no stored game {game_id} on this ladder")
+
+    def game(db: sqlite_utils.Database, game_id: int) -> dict[str, Any]:
+        own_game(db, game_id)
+        return {**pages.game_page(db, game_id, links), "live_page": False}
+
+    def deal(request: Request) -> Response:
+        game_id, number = request.path_params["game_id"], request.path_params["deal"]
+        with database() as db:
+            own_game(db, game_id)
+            replay = pages.stored_replay(db, game_id)
+        if not 1 <= number <= len(replay["deals"]):
+            raise pages.NotFound(f"game {game_id} has no deal {number}")
+        return Response(deal_json(replay, number), media_type="application/json")
+
+    def match(db: sqlite_utils.Database, idx: int) -> dict[str, Any]:
+        return pages.match_page(db, name, idx, read_live(db_path, name, idx), False)
+
+    def faults(db: sqlite_utils.Database) -> dict[str, Any]:
+        return pages.faults_page(db, name)
+
+    def live_or_stored(request: Request) -> Response:
+        """The game being played in a match, as a spectator sees it and only in its last
+        rotation (arena/web/live_view.py), or once stored its game."""
+        idx = request.path_params["idx"]
+        with database() as db:
+            stored = pages.stored_live_game(db, name, idx)
+            if stored is None:
+                live = read_live(db_path, name, idx)
+                context = pages.live_game_page(db, name, idx, live, links, False)
+        if stored is not None:
+            return RedirectResponse(links.game(stored), status_code=303)
+        return HTMLResponse(render_page("game.html", links, context))
+
+    def live_deal(request: Request) -> Response:
+        idx, number = request.path_params["idx"], request.path_params["deal"]
+        live = read_live(db_path, name, idx)
+        with database() as db:
+            pages.watchable(db, name, idx, live, False)
+        assert live is not None  # watchable refused a match without one
+        if not 1 <= number <= len(live["deals"]):
+            raise pages.NotFound(f"no deal {number} yet")
+        return Response(
+            live_view.live_deal_json(live, number, False), media_type="application/json"
+        )
+
+    def version(request: Request) -> Response:
+        with database() as db:
+            stamp = [data_version(db), live_stamp(db_path)]
+        return PlainTextResponse(json.dumps(stamp))
+
+    def api_endpoint(route: api.ApiRoute) -> Callable[[Request], Response]:
+        def endpoint(request: Request) -> Response:
+            query = Query.of(request.query_params.multi_items(), route.params)
+            with database() as db:
+                ladder = data.ladder_of(db, name)
+                return _json(route.handler(db, ladder, query, **request.path_params))
+
+        return endpoint
+
+    spec = document(api.ROUTES, api.PREFIX)
+
+    def openapi(request: Request) -> Response:
+        Query.of(request.query_params.multi_items(), ())
+        return _json(spec)
+
+    routes = [
+        Route("/", page("ladder.html", ladder_pages.table_page)),
+        Route("/bot/{bot:name}", page("ladder_bot.html", ladder_pages.bot_page)),
+        Route(
+            "/bot/{bot:name}/version/{number:id}",
+            page("ladder_version.html", ladder_pages.version_page, ladder_pages.VERSION_PARAMS),
+        ),
+        Route(
+            "/matches", page("ladder_matches.html", ladder_pages.matches_page, data.MATCH_PARAMS)
+        ),
+        Route("/queue", page("ladder_queue.html", ladder_pages.queue_page)),
+        Route("/faults", league_page("faults.html", faults)),
+        Route("/match/{idx:id}", league_page("match.html", match)),
+        Route("/match/{idx:id}/live", live_or_stored),
+        Route("/match/{idx:id}/live/deal/{deal:id}.json", live_deal),
+        Route("/game/{game_id:id}", league_page("game.html", game)),
+        Route("/game/{game_id:id}/deal/{deal:id}.json", deal),
+        Route("/api/version", version),
+        Route(f"{api.PREFIX}/openapi.json", openapi),
+        *(Route(api.PREFIX + r.path, api_endpoint(r)) for r in api.ROUTES),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+
+    def refused(request: Request, exc: Exception) -> Response:
+        """The one answer to what is not held (404) and to a parameter refused (400):
+        JSON under /api/, the site's page elsewhere, each saying why."""
+        if isinstance(exc, HTTPException) and exc.status_code not in (400, 404):
+            return PlainTextResponse(exc.detail, status_code=exc.status_code)
+        status = 400 if isinstance(exc, BadRequest) else 404
+        if isinstance(exc, (BadRequest, pages.NotFound)):
+            message = str(exc)
+        else:
+            message = "no page at this address"
+        if request.url.path.startswith("/api/"):
+            return _json({"error": message}, status)
+        title = "bad request" if status == 400 else "not found"
+        context = {"title": title, "message": message, "heading": title[0].upper() + title[1:],
+                   "home": "the ladder's table"}  # fmt: skip
+        return HTMLResponse(render_page("missing.html", links, context), status_code=status)
+
+    middleware = [
+        Middleware(SecurityHeaders),
+        Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts or allowed_hosts(""))),
+        Middleware(SegmentedPath),
+    ]
+    return Starlette(
+        routes=routes,
+        middleware=middleware,
+        exception_handlers={pages.NotFound: refused, BadRequest: refused, 404: refused},
+    )
