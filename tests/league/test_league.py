@@ -369,8 +369,11 @@ def _assert_whole(db_path: Path, scheduled: int | None = None) -> int:
 
 def _outcome(db_path: Path) -> tuple:
     """What must not depend on kills: the table (but its think times, which are each
-    run's own), and every game's seating, events, totals and faults (kind and place; a
-    fault's wording may quote a transport error)."""
+    run's own, and its charged-fault counts), and every game's seating, events, totals
+    and faults (kind and place; a fault's wording may quote a transport error). Whether
+    a timeout is charged is the machine's verdict of the moment (one made late by an
+    overloaded core is stored uncharged, docs/faults.md), so on a busy machine two runs
+    may charge one timeout differently; every fault is still compared, game by game."""
     games = []
     for idx, rotation, players, totals, replay in _games(db_path):
         data = json.loads(replay)
@@ -379,7 +382,8 @@ def _outcome(db_path: Path) -> tuple:
         games.append((idx, rotation, players, totals, data["deals"], faults))
     out = CliRunner().invoke(app, ["table", "--db", str(db_path), "--format", "json"])
     assert out.exit_code == 0, out.output
-    rows = [{k: v for k, v in row.items() if k != "think_ms"} for row in json.loads(out.stdout)]
+    rows = [{k: v for k, v in row.items() if k not in ("think_ms", "faults")}
+            for row in json.loads(out.stdout)]  # fmt: skip
     return rows, games
 
 
@@ -457,7 +461,8 @@ def test_kill_9_at_random_moments_among_hostile_bots_then_resume(tmp_path) -> No
         run_league(path, uninterrupted, workers=2)
         _assert_whole(uninterrupted, scheduled)
         table, games = _outcome(db_path)
-        assert (table, games) == _outcome(uninterrupted)
+        expected = _outcome(uninterrupted)
+        assert (table, games) == expected, _first_difference((table, games), expected)
     finally:  # a failed check above must not leave the killed runs' processes behind
         _end_processes_marked(marker)
     kinds = {kind for *_, faults in games for _, _, kind, _, _ in faults}
