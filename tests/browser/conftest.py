@@ -25,8 +25,9 @@ from tests.support.site_league import build_site_db
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "build" / "screenshots"
 HOW = (
-    "`make test` installs them: Chromium with `apt-get install chromium` (as root), "
-    "Playwright with `pip install -e '.[test]'`; or set ARENA_CHROMIUM to a Chromium binary"
+    "`make browser-tools` installs Chromium (`apt-get install chromium`, as root) and "
+    "`make test` does too; Playwright with `pip install -e '.[test]'`; or set "
+    "ARENA_CHROMIUM to a Chromium binary"
 )
 
 
