@@ -25,8 +25,9 @@ from tests.support.site_league import build_site_db
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "build" / "screenshots"
 HOW = (
-    "`make test` installs them: Chromium with `apt-get install chromium` (as root), "
-    "Playwright with `pip install -e '.[test]'`; or set ARENA_CHROMIUM to a Chromium binary"
+    "`make browser-tools` installs Chromium (`apt-get install chromium`, as root) and "
+    "`make test` does too; Playwright with `pip install -e '.[test]'`; or set "
+    "ARENA_CHROMIUM to a Chromium binary"
 )
 
 
@@ -88,11 +89,12 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def served(db: Path, *flags: str) -> Iterator[str]:
-    """`arena serve` over `db` on a free loopback port, ended when the block ends."""
+def served(db: Path, *flags: str, command: tuple[str, ...] = ("serve",)) -> Iterator[str]:
+    """`arena serve` (or `command`: `("ladder", "serve")`) over `db` on a free loopback
+    port, ended when the block ends."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "arena.cli", "serve", "--db", str(db), "--port", str(port), *flags],
+        [sys.executable, "-m", "arena.cli", *command, "--db", str(db), "--port", str(port), *flags],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
     )
@@ -106,7 +108,8 @@ def served(db: Path, *flags: str) -> Iterator[str]:
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
                     out = process.communicate(timeout=5)[0] if process.poll() is not None else b""
-                    raise AssertionError(f"arena serve did not start: {out!r}") from None
+                    said = " ".join(command)
+                    raise AssertionError(f"arena {said} did not start: {out!r}") from None
                 time.sleep(0.1)
         yield url
     finally:

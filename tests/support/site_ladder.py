@@ -1,8 +1,9 @@
 """A small real ladder database for the ladder site's tests (`arena ladder serve`):
 built-in house bots (one with a name that is an HTML attack), an author whose name is
 one too, a bot with an active version and a candidate whose promotion test is under
-way, a refused version whose gate report names the organiser's folders and holds
-markup, played by `arena ladder run`'s own code on one worker.
+way (its gate's report a pass), a refused version whose gate report names the
+organiser's folders and holds markup, played by `arena ladder run`'s own code on one
+worker; on request, the candidate promoted by its author part-way through the run.
 
 The authors' versions are written through the store with built-in commands, as `arena
 ladder submit` would write them after the gate: no bot process starts, and the run
@@ -13,7 +14,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from arena.ladder.book import State, author_add, init_ladder, open_ladder, writing
+from arena.ladder.book import State, author_add, init_ladder, open_ladder, promote, writing
 from arena.ladder.config import load_ladder
 from arena.ladder.runner import run_ladder
 from arena.league.store.ladder_writes import add_version, set_gate_report
@@ -69,13 +70,31 @@ def _toml(text: str) -> str:
     return json.dumps(text)  # a JSON string is a TOML basic string
 
 
-def build_ladder_db(folder: Path, matches: int = MATCHES) -> Path:
-    """`folder/arena.db` holding the ladder, `matches` of its matches stored."""
+PASSED_GATE = {
+    "passed": True,
+    "tries": 1,
+    "steps": [
+        {"name": "start", "passed": True, "detail": "started"},
+        {"name": "check-bot", "passed": True, "detail": "answered"},
+        {"name": "validation", "passed": True, "detail": "one match, no fault"},
+    ],
+    "text": "gate for alpha@2: `builtin:greedy`\nverdict: PASSED on try 1 of 3\n"
+    "[start] ok\n[check-bot] ok\n[validation] ok\n  one match, no fault",
+    "timed_out": False,
+    "error": "",
+    "log_dir": "",
+}
+
+
+def build_ladder_db(folder: Path, matches: int = MATCHES, promote_after: int | None = None) -> Path:
+    """`folder/arena.db` holding the ladder, `matches` of its matches stored; with
+    `promote_after`, its author promotes the candidate alpha@2 (alpha@1 is retired)
+    once that many are stored, and the run goes on for the rest."""
     path = folder / "site-ladder.toml"
     path.write_text(TEXT.format(name=_toml(LADDER), hostile=_toml(HOSTILE_HOUSE)))
     db_path = folder / "arena.db"
     init_ladder(load_ladder(path), db_path)
-    author_add(db_path, None, HOSTILE_AUTHOR)
+    token = author_add(db_path, None, HOSTILE_AUTHOR)
     with writing(db_path) as db:
         ladder = open_ladder(db, None)
         author = db.execute("SELECT id FROM authors").fetchone()[0]  # noqa: S608
@@ -97,7 +116,8 @@ def build_ladder_db(folder: Path, matches: int = MATCHES) -> Path:
             return version_id
 
         version("alpha", "builtin:random", State.ACTIVE, "passed the gate", "a")
-        version("alpha", "builtin:greedy", State.CANDIDATE, "passed the gate", "b")
+        candidate = version("alpha", "builtin:greedy", State.CHECKING, "waiting", "b")
+        set_gate_report(db, candidate, PASSED_GATE, State.CANDIDATE, "passed the gate")
         version("illegal", f"python {ILLEGAL}", State.ACTIVE, "passed the gate", "d")
         refused = version(HOSTILE_BOT, "python bot.py", State.CHECKING, "waiting", "c")
         report = {
@@ -111,5 +131,9 @@ def build_ladder_db(folder: Path, matches: int = MATCHES) -> Path:
             "log_dir": f"{SECRET_FOLDER}/../logs/gate-7",
         }
         set_gate_report(db, refused, report, State.REFUSED, "refused at start: <b>no bot</b>")
+    if promote_after is not None:
+        run_ladder(db_path, workers=1, matches=promote_after)
+        promote(db_path, None, token=token, spec="alpha@2")
+        matches -= promote_after
     run_ladder(db_path, workers=1, matches=matches)
     return db_path
