@@ -176,6 +176,7 @@ def test_a_bot_shows_its_promotion_test_as_it_stands(client) -> None:
     (test,) = alpha["promotion_tests"]
     assert (test["candidate"], test["active"]) == ("alpha@2", "alpha@1")
     assert test["decision"] == "continue" and test["pairs"] == len(test["evidence"]) >= 2
+    assert (test["state"], test["running"]) == ("candidate", True)
     assert test["games"] == 4 * test["pairs"] and test["lower"] < test["llr"] < test["upper"]
     assert alpha["current"] == "alpha@1"
     assert {o["opponent"] for o in alpha["opponents"]} >= {"greedy@1"}

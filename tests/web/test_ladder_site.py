@@ -389,3 +389,16 @@ def test_a_league_in_the_same_database_is_not_the_ladders_to_show(tmp_path) -> N
     for url in (f"/game/{theirs}", f"/game/{theirs}/deal/1.json", f"/api/v1/games/{theirs}"):
         assert client.get(url).status_code == 404, url
     assert "tiny" not in client.get("/faults").text + client.get("/matches").text
+
+
+def test_a_test_its_candidate_left_reads_as_stopped_not_as_going_on(tmp_path) -> None:
+    """alpha@2 promoted by its author part-way: its test stopped undecided, so the pages
+    say where it stopped and the API says it is no longer running."""
+    client = _client(build_ladder_db(tmp_path, promote_after=7))
+    (test,) = client.get("/api/v1/bots/alpha").json()["promotion_tests"]
+    assert test["decision"] == "continue"  # the verdict where it stopped
+    assert (test["state"], test["running"]) == ("active", False)
+    for url in ("/bot/alpha", "/bot/alpha/version/2"):
+        page = client.get(url).text
+        assert '<td class="decision">stopped: active</td>' in page, url
+        assert '<td class="decision">continue</td>' not in page, url

@@ -268,15 +268,21 @@ def promotion_tests(
                 {"matches": [first.idx, second.idx], "difference": diff}
             )
             against[candidate] = (active, len(first.games))
+    states = {row["entrant"]: row["state"] for row in version_rows(db, ladder.id)}
     out = {}
     for candidate, evidence in pairs.items():
         active, per_pair = against[candidate]
         verdict = sprt([p["difference"] for p in evidence], per_pair, settings)
+        state = states.get(candidate, "")
         shown = [{**p, "difference": round(p["difference"], 3)} for p in evidence]
         out[candidate] = {
             "candidate": candidate,
             "active": active,
             "decision": verdict.decision,
+            # The test runs only while the candidate is one: promoted or withdrawn by
+            # its author meanwhile, its "continue" is where the test stopped.
+            "state": state,
+            "running": state == State.CANDIDATE and verdict.decision == "continue",
             "pairs": verdict.pairs,
             "games": verdict.games,
             "max_games": settings.max_games,

@@ -99,6 +99,12 @@ PROMOTION = _object(
         "candidate": STR,
         "active": {**STR, "description": "the version the candidate would replace"},
         "decision": {"type": "string", "enum": ["accept", "reject", "continue", "undecided"]},
+        "state": {**STR, "description": "the candidate's state now (candidate, active, ...)"},
+        "running": {
+            **BOOL,
+            "description": "whether the test goes on: the version is still a candidate and "
+            "undecided (a candidate promoted or withdrawn meanwhile stops its test)",
+        },
         "pairs": INT,
         "games": {**INT, "description": "the candidate's games counted against max_games"},
         "max_games": INT,
