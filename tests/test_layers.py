@@ -12,6 +12,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "arena"
 
 LAYERS: list[tuple[str, ...]] = [
     ("errors",),  # one root error and its narrow children
+    ("interrupts",),  # Ctrl-C and SIGTERM remembered for the long loops' safe points
     ("cards",),  # cards as ints, sets of cards as masks, the deal shuffle
     ("games",),  # pure rules engines
     ("wire",),  # the protocol: generated code, codec, messages, gRPC runtime, event loops

@@ -16,13 +16,11 @@ need them, so `arena --help` and the read-only commands start sooner.
 
 from __future__ import annotations
 
-import signal
 import sys
-from typing import Any
 
 import typer
 
-from arena import __version__
+from arena import __version__, interrupts
 from arena.cli.base import app, command
 
 # Each module registers its commands; `arena --help` lists them in this order.
@@ -39,15 +37,11 @@ def version() -> None:
     typer.echo(__version__)
 
 
-def _terminated(signum: int, frame: Any) -> None:
-    """SIGTERM ends a command the way Ctrl-C does, so every bot it started is ended
-    (without the sandbox, nothing else would end them)."""
-    raise KeyboardInterrupt
-
-
 def main() -> None:
-    """Console entry point."""
-    signal.signal(signal.SIGTERM, _terminated)
+    """Console entry point. SIGTERM ends a command the way Ctrl-C does, so every bot it
+    started is ended (without the sandbox, nothing else would end them), and neither is
+    lost where Python would drop the KeyboardInterrupt (arena/interrupts.py)."""
+    interrupts.install()
     try:
         app()
     except BrokenPipeError:  # `arena ... | head` is fine

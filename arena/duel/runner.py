@@ -28,6 +28,7 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena import interrupts
 from arena.bots.confinement.cgroups import entrant_group
 from arena.bots.confinement.sandbox import Sandbox
 from arena.bots.process import become_subreaper, run_log_folder
@@ -292,6 +293,7 @@ def play_duel(duel: Duel, show: Callable[[PairPlayed], None]) -> bool:
         with closing(duel.play()) as pairs:
             for pair in pairs:
                 show(pair)
+                interrupts.check()  # a Ctrl-C Python dropped on the way ends it here
     except KeyboardInterrupt:
         return True
     return False

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from arena import interrupts
 from arena.errors import ArenaError
 from arena.games.base import Action, Game, GameState
 from arena.play.faults import MAX_FAULTS_MARK, BotFault, Fault, FaultKind, truncate
@@ -157,6 +158,7 @@ def play_game(
     settings = settings or RefereeSettings()
     if len(players) != game.seats:
         raise ArenaError(f"{game.name} needs {game.seats} players, got {len(players)}")
+    interrupts.check()  # a Ctrl-C Python dropped during the last game ends play here
     names = tuple(names or (p.name for p in players))
     options_dict = game.options_dict(options)
     seeded = bot_seed(seed)

@@ -16,6 +16,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from arena import interrupts
 from arena.errors import ArenaError, StorageError
 from arena.league.definition.records import PlayedMatch
 from arena.league.definition.schedule import ScheduledMatch
@@ -138,6 +139,7 @@ def run_matches(
     loop = _Loop(source, executor, shared, say, lost)
     try:
         while True:
+            interrupts.check()  # a Ctrl-C Python dropped on the way ends the run here
             _give_out(loop)
             if not loop.in_flight:
                 break
