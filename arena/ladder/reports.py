@@ -224,25 +224,26 @@ def history_report(db_path: Path, ladder_name: str | None, bot: str, fmt: TextOr
     return "\n".join(lines)
 
 
+def match_item(row: dict[str, Any]) -> dict[str, Any]:
+    """A chosen match as the commands and the ladder site name its fields: index, state,
+    why it was chosen (and for whom), its pair, its seats."""
+    return {
+        "match": row["idx"],
+        "state": row["state"],
+        "reason": row["reason"],
+        "focus": row["focus"],
+        "pair": row["pair_idx"],
+        "entrants": row["entrants"],
+    }
+
+
 def matches_report(db_path: Path, ladder_name: str | None, fmt: TextOrJson, limit: int = 50) -> str:
     """The ladder's chosen matches, newest first: index, state, why chosen, seats."""
     with reading(db_path) as db:
         ladder = open_ladder(db, ladder_name)
         rows = ladder_match_rows(db, ladder.id)
     rows = rows[::-1][:limit] if limit else rows[::-1]
-    out = [
-        {
-            "match": r["idx"],
-            "state": r["state"],
-            "reason": r["reason"],
-            "focus": r["focus"],
-            "pair": r["pair_idx"],
-            "entrants": r["entrants"],
-            "seed": r["seed"],
-            "chosen_at": _when(r["chosen_at"]),
-        }
-        for r in rows
-    ]
+    out = [{**match_item(r), "seed": r["seed"], "chosen_at": _when(r["chosen_at"])} for r in rows]
     if fmt == TextOrJson.JSON:
         return json.dumps(out, indent=2, ensure_ascii=False)
     lines = [

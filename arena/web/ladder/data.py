@@ -25,7 +25,7 @@ from arena.bots.confinement.cgroups import pid_alive
 from arena.errors import ConfigError
 from arena.ladder.book import Ladder, State, open_ladder
 from arena.ladder.promotion import pair_evidence, sprt
-from arena.ladder.reports import table_rows, version_item
+from arena.ladder.reports import match_item, table_rows, version_item
 from arena.league.definition.records import MatchOutcome
 from arena.league.standings.crosstable import crosstable
 from arena.league.store import load_outcomes, match_records
@@ -407,12 +407,7 @@ def matches(db: sqlite_utils.Database, ladder: Ladder, query: Query) -> dict[str
     ids = match_game_ids(db, ladder.league_id, [r["idx"] for r in rows if r["state"] == "stored"])
     items = [
         {
-            "match": r["idx"],
-            "state": r["state"],
-            "reason": r["reason"],
-            "focus": r["focus"],
-            "pair": r["pair_idx"],
-            "entrants": r["entrants"],
+            **match_item(r),
             "chosen_at": iso(r["chosen_at"]),
             "finished_at": iso(r["finished_at"]),
             "seconds": finite(r["seconds"]),
