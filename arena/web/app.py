@@ -31,7 +31,7 @@ from arena.errors import ConfigError
 from arena.league.store import open_existing
 from arena.league.store.site_reads import data_version
 from arena.league.workers.live import live_stamp, read_live
-from arena.web import live_view, pages
+from arena.web import pages
 from arena.web.hardening import (
     IdConvertor,
     NameConvertor,
@@ -117,15 +117,8 @@ def make_app(
         number = request.path_params["deal"]
         live = read_live(db_path, league, idx)
         with database() as db:  # only whether it may be watched: the frames are all it needs
-            pages.watchable(db, league, idx, live, live_hands)
-        assert live is not None  # watchable refused a match without one
-        if not 1 <= number <= len(live["deals"]):
-            raise pages.NotFound(f"no deal {number} yet")
-        # JSON, never a script: a page of another origin may run a script it includes,
-        # but may not read a JSON response (nosniff, same-origin resource policy)
-        return Response(
-            live_view.live_deal_json(live, number, live_hands), media_type="application/json"
-        )
+            body = pages.live_deal_body(db, league, idx, live, number, live_hands)
+        return Response(body, media_type="application/json")
 
     routes = [
         Route("/", page("leagues.html", pages.leagues_page)),

@@ -421,6 +421,25 @@ def watchable(
     return league
 
 
+def live_deal_body(
+    db: sqlite_utils.Database,
+    league: str,
+    idx: int,
+    live: Mapping[str, Any] | None,
+    number: int,
+    live_hands: bool,
+) -> str:
+    """Deal `number` of a match in play as the viewer's JSON frames, once the match may
+    be watched (`watchable`) and has that deal; the league site and the ladder site
+    serve it alike. JSON, never a script: a page of another origin may run a script it
+    includes, but may not read a JSON response (nosniff, same-origin resource policy)."""
+    watchable(db, league, idx, live, live_hands)
+    assert live is not None  # watchable refused a match without one
+    if not 1 <= number <= len(live["deals"]):
+        raise NotFound(f"no deal {number} yet")
+    return live_view.live_deal_json(live, number, live_hands)
+
+
 def stored_live_game(db: sqlite_utils.Database, league: str, idx: int) -> int | None:
     """The stored game that match `idx`'s live page hands over to once the match is
     stored (its last rotation's, the one that was watched); None while it is not."""

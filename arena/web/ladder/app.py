@@ -36,7 +36,7 @@ from arena.ladder.book import open_ladder, reading
 from arena.league.store.ladder_site_reads import game_league
 from arena.league.store.site_reads import data_version
 from arena.league.workers.live import live_stamp, read_live
-from arena.web import live_view, pages
+from arena.web import pages
 from arena.web.app import STATIC  # also registers the `id` and `name` convertors
 from arena.web.hardening import SecurityHeaders, SegmentedPath, allowed_hosts
 from arena.web.ladder import api, data
@@ -136,13 +136,8 @@ def make_ladder_app(
         idx, number = request.path_params["idx"], request.path_params["deal"]
         live = read_live(db_path, name, idx)
         with database() as db:
-            pages.watchable(db, name, idx, live, False)
-        assert live is not None  # watchable refused a match without one
-        if not 1 <= number <= len(live["deals"]):
-            raise pages.NotFound(f"no deal {number} yet")
-        return Response(
-            live_view.live_deal_json(live, number, False), media_type="application/json"
-        )
+            body = pages.live_deal_body(db, name, idx, live, number, False)
+        return Response(body, media_type="application/json")
 
     def version(request: Request) -> Response:
         with database() as db:
