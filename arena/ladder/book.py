@@ -203,8 +203,25 @@ def author_revoke(db_path: Path, ladder_name: str | None, name: str) -> str:
     return f"author {name!r}'s token is revoked: it changes nothing from now on"
 
 
-def authenticated(db: sqlite_utils.Database, ladder: Ladder, token: str | None) -> dict[str, Any]:
-    """The author `token` belongs to; TokenRefused when it belongs to none."""
+@dataclass(frozen=True)
+class SignedIn:
+    """An author the ladder's site signed in: their token was checked at sign-in and
+    their session since (arena/web/ladder/sessions.py). Given where a token goes."""
+
+    author_id: int
+
+
+Credential = str | SignedIn | None  # a token, or an author the site signed in
+
+
+def authenticated(db: sqlite_utils.Database, ladder: Ladder, token: Credential) -> dict[str, Any]:
+    """The author `token` belongs to; TokenRefused when it belongs to none (or, for an
+    author signed in on the site, when they are not this ladder's or were revoked)."""
+    if isinstance(token, SignedIn):
+        rows = list(db["authors"].rows_where("id = ?", [token.author_id]))
+        if not rows or rows[0]["ladder_id"] != ladder.id or rows[0]["revoked_at"] is not None:
+            raise TokenRefused(REFUSED_TOKEN)
+        return dict(rows[0])
     name = token_author(token or "")
     row = author_row(db, ladder.id, name) if name else None
     if row is None:
@@ -229,7 +246,7 @@ def submit(
     db_path: Path,
     ladder_name: str | None,
     *,
-    token: str | None,
+    token: Credential,
     bot: str,
     source: Path,
     command: str,
@@ -305,7 +322,7 @@ def version_named(
     return rows
 
 
-def promote(db_path: Path, ladder_name: str | None, *, token: str | None, spec: str) -> str:
+def promote(db_path: Path, ladder_name: str | None, *, token: Credential, spec: str) -> str:
     """The author's lever: a candidate (or a retired version) becomes its bot's active
     version; the one active before is retired."""
     with writing(db_path) as db:
@@ -329,7 +346,7 @@ def promote(db_path: Path, ladder_name: str | None, *, token: str | None, spec: 
     return said + (f"; {', '.join(o['entrant'] for o in retired)} retired" if retired else "")
 
 
-def withdraw(db_path: Path, ladder_name: str | None, *, token: str | None, spec: str) -> str:
+def withdraw(db_path: Path, ladder_name: str | None, *, token: Credential, spec: str) -> str:
     """The author's lever: a version (or every version of a bot) stops playing; its
     games and history stay."""
     with writing(db_path) as db:

@@ -48,11 +48,18 @@ def allowed_hosts(host: str, extra: Iterable[str] = ()) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-class SecurityHeaders:
-    """Adds `HEADERS` to every response (pages, data, static files, errors)."""
+# The ladder site's forms post to the site itself (its sign-in, uploads and levers).
+FORMS_CSP = CSP.replace("form-action 'none'", "form-action 'self'")
 
-    def __init__(self, app: ASGIApp) -> None:
+
+class SecurityHeaders:
+    """Adds `HEADERS` to every response (pages, data, static files, errors); `csp`
+    in place of the default policy when given."""
+
+    def __init__(self, app: ASGIApp, csp: str = CSP) -> None:
         self.app = app
+        self.headers = [(n, csp.encode() if n == b"content-security-policy" else v)
+                        for n, v in HEADERS]  # fmt: skip
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -62,7 +69,7 @@ class SecurityHeaders:
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 names = {name.lower() for name, _ in message.get("headers", [])}
-                extra = [(n, v) for n, v in HEADERS if n not in names]
+                extra = [(n, v) for n, v in self.headers if n not in names]
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 
@@ -74,9 +81,7 @@ def segment_path(raw_path: bytes) -> str:
     as `%2F` or `%25`: a name holding `/` (`team/alpha`) stays one segment, which
     the `name` convertor decodes (`quote(name, safe='')` in arena/web/links.py)."""
     parts = raw_path.decode("latin-1").split("/")
-    return "/".join(
-        unquote(part).replace("%", "%25").replace("/", "%2F") for part in parts
-    )
+    return "/".join(unquote(part).replace("%", "%25").replace("/", "%2F") for part in parts)
 
 
 class SegmentedPath:

@@ -83,7 +83,10 @@ class DaskProcesses:
         log = open(self.folder / f"{name}.log", "wb")  # noqa: SIM115 (kept by the process)
         self.processes.append(
             subprocess.Popen(
-                argv, stdout=log, stderr=subprocess.STDOUT, env=env or dict(os.environ),
+                argv,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=env or dict(os.environ),
                 start_new_session=True,
             )  # fmt: skip
         )
@@ -132,9 +135,7 @@ def no_process_below(folder: Path) -> None:
         if not left:
             return
         time.sleep(0.1)
-    raise AssertionError(
-        f"processes left: {[(p.describe()[:60], _state(p.ppid)) for p in left]}"
-    )
+    raise AssertionError(f"processes left: {[(p.describe()[:60], _state(p.ppid)) for p in left]}")
 
 
 def _state(pid: int) -> str:

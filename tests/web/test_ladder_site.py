@@ -29,7 +29,7 @@ from typer.testing import CliRunner
 from arena.cli import app as cli_app
 from arena.games import get_game
 from arena.web.app import make_app
-from arena.web.hardening import CSP
+from arena.web.hardening import FORMS_CSP
 from arena.web.ladder.app import make_ladder_app
 from tests.ladder.ladder_support import ok
 from tests.support.site_ladder import (
@@ -276,14 +276,16 @@ def test_security_headers_on_every_response_and_foreign_hosts_refused(client, la
     responses = [client.get(url) for url in (
         "/", "/bot/alpha", "/matches?limit=2", "/api/v1/table", "/api/v1/openapi.json",
         "/static/site.css", "/game/1/deal/1.json", "/matches?limit=0", "/api/v1/games?limit=0",
-        "/nowhere", "/api/v1/bots/nobody", "/api/version")]  # fmt: skip
+        "/nowhere", "/api/v1/bots/nobody", "/api/version", "/login")]  # fmt: skip
     foreign = TestClient(make_ladder_app(ladder_db), base_url="http://evil.example").get("/")
     responses.append(foreign)
     assert foreign.status_code == 400 and "alpha" not in foreign.text
     assert {r.status_code for r in responses} == {200, 400, 404}
     for response in responses:
         headers = response.headers
-        assert headers["content-security-policy"] == CSP, response.url
+        # the league site's policy, but forms may post to the site itself (sign-in, uploads)
+        assert headers["content-security-policy"] == FORMS_CSP, response.url
+        assert "form-action 'self'" in FORMS_CSP and "script-src 'self';" in FORMS_CSP
         assert headers["x-content-type-options"] == "nosniff"
         assert headers["x-frame-options"] == "DENY"
         assert headers["cross-origin-resource-policy"] == "same-origin"

@@ -128,8 +128,8 @@ class _Inline(HTMLParser):
         attrs = dict(attrs)
         self.found += [f"{tag} {k}" for k in attrs if k.startswith("on")]
         self.found += [f"{tag} {k}" for k, v in attrs.items() if v and "javascript:" in v]
-        self._in_script = tag == "script" and "src" not in attrs and (
-            attrs.get("type") != "application/json"
+        self._in_script = (
+            tag == "script" and "src" not in attrs and (attrs.get("type") != "application/json")
         )
 
     def handle_data(self, data) -> None:
@@ -220,7 +220,7 @@ def test_item_5_live_deal_data_is_json_never_a_script(tmp_path) -> None:
     assert data.headers["cross-origin-resource-policy"] == "same-origin"
     assert data.json()["deal"] == 1 and not data.text.startswith("ArenaViewer")
     page = client.get("/league/trix-site/match/100/live").text
-    assert "/live/deal/1.json" in page and "deal/1.js\"" not in page
+    assert "/live/deal/1.json" in page and 'deal/1.js"' not in page
     assert client.get("/game/1/deal/1.js").status_code == 404
     assert client.get("/game/1/deal/1.json").headers["content-type"] == "application/json"
     # the static report keeps scripts: a page opened from file:// may not fetch

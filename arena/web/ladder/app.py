@@ -38,31 +38,37 @@ from arena.league.store.site_reads import data_version
 from arena.league.workers.live import live_stamp, read_live
 from arena.web import pages
 from arena.web.app import STATIC  # also registers the `id` and `name` convertors
-from arena.web.hardening import SecurityHeaders, SegmentedPath, allowed_hosts
+from arena.web.hardening import FORMS_CSP, SecurityHeaders, SegmentedPath, allowed_hosts
 from arena.web.ladder import api, data
 from arena.web.ladder import pages as ladder_pages
+from arena.web.ladder.actions import Actions
+from arena.web.ladder.api_writes import ApiWrites, json_response
+from arena.web.ladder.author_pages import AUTHOR_HOME, AuthorPages
 from arena.web.ladder.links import LadderLinks
 from arena.web.ladder.openapi import document
 from arena.web.ladder.params import BadRequest, Query
+from arena.web.ladder.sessions import Sessions, SignedOut, new_secret
+from arena.web.ladder.throttle import SignInLimits
 from arena.web.render import render_page
 from arena.web.viewer_data import deal_json
 
 
-def _json(value: Any, status: int = 200) -> Response:
-    """JSON as the API sends it: UTF-8, names as they are (a JSON string cannot run)."""
-    body = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return Response(body, status_code=status, media_type="application/json")
-
-
 def make_ladder_app(
-    db_path: Path, ladder_name: str | None = None, hosts: Sequence[str] | None = None
+    db_path: Path,
+    ladder_name: str | None = None,
+    hosts: Sequence[str] | None = None,
+    limits: SignInLimits | None = None,
 ) -> Starlette:
     """The site of the ladder `ladder_name` (or the database's only one) in `db_path`,
     checked now: a missing database or ladder is refused before the server starts.
-    `hosts`: the `Host` names answered (default: loopback's; `allowed_hosts`)."""
+    `hosts`: the `Host` names answered (default: loopback's; `allowed_hosts`);
+    `limits`: the sign-in attempts allowed (default: arena/web/ladder/throttle.py's)."""
     with reading(db_path) as db:
         name = open_ladder(db, ladder_name).config.name
     links = LadderLinks()
+    actions = Actions(Path(db_path), name, limits or SignInLimits())
+    authors = AuthorPages(Path(db_path), name, links, actions, SignedOut())
+    writes = ApiWrites(actions)
 
     @contextmanager
     def database() -> Iterator[sqlite_utils.Database]:
@@ -80,6 +86,7 @@ def make_ladder_app(
                 if params:
                     values["query"] = query
                 context = build(db, ladder, **values)
+            context["account"] = authors.account(request)
             return HTMLResponse(render_page(template, links, context))
 
         return endpoint
@@ -91,6 +98,7 @@ def make_ladder_app(
             Query.of(request.query_params.multi_items(), ())
             with database() as db:
                 context = build(db, **request.path_params)
+            context["account"] = authors.account(request)
             return HTMLResponse(render_page(template, links, context))
 
         return endpoint
@@ -149,7 +157,7 @@ def make_ladder_app(
             query = Query.of(request.query_params.multi_items(), route.params)
             with database() as db:
                 ladder = data.ladder_of(db, name)
-                return _json(route.handler(db, ladder, query, **request.path_params))
+                return json_response(route.handler(db, ladder, query, **request.path_params))
 
         return endpoint
 
@@ -157,7 +165,7 @@ def make_ladder_app(
 
     def openapi(request: Request) -> Response:
         Query.of(request.query_params.multi_items(), ())
-        return _json(spec)
+        return json_response(spec)
 
     routes = [
         Route("/", page("ladder.html", ladder_pages.table_page)),
@@ -177,6 +185,25 @@ def make_ladder_app(
         Route("/game/{game_id:id}", league_page("game.html", game)),
         Route("/game/{game_id:id}/deal/{deal:id}.json", deal),
         Route("/api/version", version),
+        Route("/login", authors.login_page, methods=["GET"]),
+        Route("/login", authors.login, methods=["POST"]),
+        Route("/logout", authors.logout, methods=["POST"]),
+        Route(AUTHOR_HOME, authors.home, methods=["GET"]),
+        Route(f"{AUTHOR_HOME}/submissions", authors.submit, methods=["POST"]),
+        Route(f"{AUTHOR_HOME}/promote", authors.promote, methods=["POST"]),
+        Route(f"{AUTHOR_HOME}/withdraw", authors.withdraw, methods=["POST"]),
+        Route(f"{AUTHOR_HOME}/logs/{{bot:name}}/{{number:id}}", authors.logs, methods=["GET"]),
+        Route(f"{api.PREFIX}/submissions", writes.submission, methods=["POST"]),
+        Route(
+            f"{api.PREFIX}/versions/{{name:name}}/{{number:id}}/promote",
+            writes.promote,
+            methods=["POST"],
+        ),
+        Route(
+            f"{api.PREFIX}/versions/{{name:name}}/{{number:id}}/withdraw",
+            writes.withdraw,
+            methods=["POST"],
+        ),
         Route(f"{api.PREFIX}/openapi.json", openapi),
         *(Route(api.PREFIX + r.path, api_endpoint(r)) for r in api.ROUTES),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -193,16 +220,17 @@ def make_ladder_app(
         else:
             message = "no page at this address"
         if request.url.path.startswith("/api/"):
-            return _json({"error": message}, status)
+            return json_response({"error": message}, status)
         title = "bad request" if status == 400 else "not found"
         context = {"title": title, "message": message, "heading": title[0].upper() + title[1:],
                    "home": "the ladder's table"}  # fmt: skip
         return HTMLResponse(render_page("missing.html", links, context), status_code=status)
 
     middleware = [
-        Middleware(SecurityHeaders),
+        Middleware(SecurityHeaders, csp=FORMS_CSP),
         Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts or allowed_hosts(""))),
         Middleware(SegmentedPath),
+        Middleware(Sessions, secret=new_secret()),
     ]
     return Starlette(
         routes=routes,

@@ -1,0 +1,87 @@
+"""The write side of the ladder's JSON API: submit, promote and withdraw, each with
+`Authorization: Bearer TOKEN` (the token `arena ladder author add` printed).
+
+A tool sends the token on every request, so the API needs no session and no form
+token: a cookie alone never authorises a write here (a page of another site can make
+a browser send cookies, not this header). Every attempt with a token counts against
+the sign-in limits of arena/web/ladder/throttle.py, as a sign-in does. Answers are
+JSON: the result, or `{"error": ...}` with the status of arena/web/ladder/actions.py
+(401 with `WWW-Authenticate: Bearer` when the token is missing or not an author's)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from arena.ladder.book import SignedIn
+from arena.web.ladder.actions import ActionRefused, Actions
+from arena.web.ladder.params import Query
+
+SUBMISSION_FIELDS = ("bot", "command", "ladder")
+
+
+def json_response(value: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    body = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return Response(body, status_code=status, media_type="application/json", headers=headers)
+
+
+def refused_response(refused: ActionRefused) -> Response:
+    headers = {}
+    if refused.status == 401:
+        headers["WWW-Authenticate"] = 'Bearer realm="ladder"'
+    if refused.retry_after:
+        headers["Retry-After"] = str(int(refused.retry_after) + 1)
+    return json_response({"error": refused.message}, refused.status, headers)
+
+
+def bearer(request: Request) -> str | None:
+    """The token of an `Authorization: Bearer TOKEN` header (None when there is none)."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+class ApiWrites:
+    def __init__(self, actions: Actions) -> None:
+        self.actions = actions
+
+    async def _author(self, request: Request) -> SignedIn:
+        token = bearer(request)
+        if token is None:
+            raise ActionRefused(
+                401, "send your author token as the header `Authorization: Bearer TOKEN`"
+            )
+        author = await self.actions.check_token(request, token)
+        return SignedIn(author["id"])
+
+    async def submission(self, request: Request) -> Response:
+        """POST /api/v1/submissions: multipart form data with `bot`, `command`,
+        `archive` (and `ladder`): 201 with the new version, 200 when identical."""
+        try:
+            Query.of(request.query_params.multi_items(), ())
+            who = await self._author(request)
+            done, _ = await self.actions.submit(request, who, SUBMISSION_FIELDS, page_form=False)
+        except ActionRefused as refused:
+            return refused_response(refused)
+        answer = {"version": done.version, "sha256": done.sha256, "new": done.new,
+                  "message": done.message}  # fmt: skip
+        return json_response(answer, 201 if done.new else 200)
+
+    async def _lever(self, request: Request, act: Any) -> Response:
+        spec = f"{request.path_params['name']}@{request.path_params['number']}"
+        try:
+            Query.of(request.query_params.multi_items(), ())
+            done = await act(await self._author(request), spec)
+        except ActionRefused as refused:
+            return refused_response(refused)
+        return json_response({"version": spec, "message": done.message})
+
+    async def promote(self, request: Request) -> Response:
+        """POST /api/v1/versions/{name}/{number}/promote"""
+        return await self._lever(request, self.actions.promote)
+
+    async def withdraw(self, request: Request) -> Response:
+        """POST /api/v1/versions/{name}/{number}/withdraw"""
+        return await self._lever(request, self.actions.withdraw)

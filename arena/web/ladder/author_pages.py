@@ -1,0 +1,216 @@
+"""The author's side of the ladder site, in the browser: `/login`, `/logout`, and
+under `/author` the author's own versions with the upload form, promote and withdraw
+buttons, and each version's gate report, logs and files.
+
+Every form is a POST carrying its session's form token (arena/web/ladder/sessions.py);
+every action is arena/web/ladder/actions.py's, so the forms accept and refuse what
+`arena ladder submit`, `promote` and `withdraw` do, and say why in the same words. A
+page that is an author's own answers only the author signed in: anyone else is sent
+to sign in, and another author's version is "not found"."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+
+from arena.ladder.book import SignedIn, open_ladder, reading
+from arena.web.ladder import author_reads
+from arena.web.ladder.actions import ActionRefused, Actions, form_checked
+from arena.web.ladder.links import LadderLinks
+from arena.web.ladder.params import NAME_MAX, Query
+from arena.web.ladder.sessions import (
+    CSRF_FIELD,
+    SESSION_SECONDS,
+    SignedOut,
+    form_token,
+    session_author,
+    sign_in,
+    sign_out,
+)
+from arena.web.ladder.upload_form import FormProblem, UploadTooLarge, read_small_form
+from arena.web.render import render_page
+
+AUTHOR_HOME = "/author"
+SUBMIT_FIELDS = ("bot", "command", CSRF_FIELD)
+
+
+def _refusal(error: Exception) -> ActionRefused:
+    if isinstance(error, UploadTooLarge):
+        return ActionRefused(413, "this form is larger than any of its kind: nothing was done")
+    return ActionRefused(400, str(error))
+
+
+@dataclass
+class AuthorPages:
+    db_path: Path
+    ladder_name: str
+    links: LadderLinks
+    actions: Actions
+    ended: SignedOut
+
+    # -- who is here ----------------------------------------------------------------
+
+    def author(self, request: Request) -> dict[str, Any] | None:
+        """The author signed in on `request` (None for a visitor)."""
+        if "author_id" not in request.session:
+            return None
+
+        def row(author_id: int) -> dict[str, Any] | None:
+            with reading(self.db_path) as db:
+                rows = list(db["authors"].rows_where("id = ?", [author_id]))
+                ladder = open_ladder(db, self.ladder_name)
+            return dict(rows[0]) if rows and rows[0]["ladder_id"] == ladder.id else None
+
+        return session_author(request, self.ended, row)
+
+    def account(self, request: Request) -> dict[str, Any]:
+        """The page header's sign-in link, or who is signed in with the sign-out form."""
+        author = self.author(request)
+        if author is None:
+            return {"name": None, "csrf": ""}
+        return {"name": author["name"], "csrf": form_token(request)}
+
+    def _page(
+        self, request: Request, template: str, context: dict[str, Any], status: int = 200
+    ) -> Response:
+        context = {"account": self.account(request), "live_page": False, **context}
+        body = render_page(template, self.links, context)
+        return HTMLResponse(body, status_code=status)
+
+    # -- signing in and out -----------------------------------------------------------
+
+    def _login_form(self, request: Request, error: str = "", status: int = 200) -> Response:
+        context = {"title": "sign in", "csrf": form_token(request), "error": error,
+                   "hours": SESSION_SECONDS // 3600}  # fmt: skip
+        response = self._page(request, "ladder_login.html", context, status)
+        return response
+
+    async def login_page(self, request: Request) -> Response:
+        Query.of(request.query_params.multi_items(), ())  # a token in the address is refused
+        if await run_in_threadpool(self.author, request) is not None:
+            return RedirectResponse(AUTHOR_HOME, status_code=303)
+        return self._login_form(request)
+
+    async def login(self, request: Request) -> Response:
+        Query.of(request.query_params.multi_items(), ())
+        try:
+            form = await read_small_form(request, ("token", CSRF_FIELD))
+            form_checked(request, form)
+            author = await self.actions.check_token(request, form.get("token"))
+        except (FormProblem, UploadTooLarge) as error:
+            return self._login_form(request, str(_refusal(error)), _refusal(error).status)
+        except ActionRefused as refused:
+            response = self._login_form(request, refused.message, refused.status)
+            if refused.retry_after:
+                response.headers["Retry-After"] = str(int(refused.retry_after) + 1)
+            return response
+        sign_in(request, author)
+        return RedirectResponse(AUTHOR_HOME, status_code=303)
+
+    async def logout(self, request: Request) -> Response:
+        try:
+            form_checked(request, await read_small_form(request, (CSRF_FIELD,)))
+        except (FormProblem, UploadTooLarge) as error:
+            return self._login_form(request, str(_refusal(error)), _refusal(error).status)
+        except ActionRefused as refused:
+            return self._login_form(request, refused.message, refused.status)
+        sign_out(request, self.ended)
+        return RedirectResponse("/", status_code=303)
+
+    # -- the author's page ------------------------------------------------------------
+
+    def _home_context(self, request: Request, author: dict[str, Any]) -> dict[str, Any]:
+        with reading(self.db_path) as db:
+            ladder = open_ladder(db, self.ladder_name)
+            versions = author_reads.own_versions(db, ladder, author)
+        return {
+            "title": "your bots",
+            "author": author["name"],
+            "versions": versions,
+            "bots": sorted({v["bot"] for v in versions}),
+            "csrf": form_token(request),
+            "said": request.session.pop("said", ""),
+            "error": "",
+            "form": {"bot": "", "command": ""},
+            "max_mb": ladder.config.uploads.max_mb,
+            "name_max": NAME_MAX,
+            "frozen": ladder.frozen,
+        }
+
+    async def home(self, request: Request, error: str = "", status: int = 200,
+                   form: dict[str, str] | None = None) -> Response:  # fmt: skip
+        if status == 200:
+            Query.of(request.query_params.multi_items(), ())
+        author = await run_in_threadpool(self.author, request)
+        if author is None:
+            return RedirectResponse("/login", status_code=303)
+        context = await run_in_threadpool(self._home_context, request, author)
+        context["error"] = error
+        if form:
+            context["form"] = {k: form.get(k, "") for k in ("bot", "command")}
+        return self._page(request, "ladder_author.html", context, status)
+
+    async def _signed_in(self, request: Request) -> SignedIn | None:
+        author = await run_in_threadpool(self.author, request)
+        return None if author is None else SignedIn(author["id"])
+
+    def _sign_in_first(self, request: Request) -> Response:
+        return self._login_form(request, "sign in first: your session has ended", 401)
+
+    async def submit(self, request: Request) -> Response:
+        who = await self._signed_in(request)
+        if who is None:
+            return self._sign_in_first(request)
+        try:
+            done, _ = await self.actions.submit(request, who, SUBMIT_FIELDS, page_form=True)
+        except ActionRefused as refused:
+            return await self.home(request, refused.message, refused.status)
+        request.session["said"] = done.message
+        return RedirectResponse(AUTHOR_HOME, status_code=303)
+
+    async def _lever(self, request: Request, act: Any) -> Response:
+        who = await self._signed_in(request)
+        if who is None:
+            return self._sign_in_first(request)
+        try:
+            form = await read_small_form(request, ("version", CSRF_FIELD))
+            form_checked(request, form)
+            done = await act(who, form.get("version", ""))
+        except (FormProblem, UploadTooLarge) as error:
+            return await self.home(request, str(_refusal(error)), _refusal(error).status)
+        except ActionRefused as refused:
+            return await self.home(request, refused.message, refused.status)
+        request.session["said"] = done.message
+        return RedirectResponse(AUTHOR_HOME, status_code=303)
+
+    async def promote(self, request: Request) -> Response:
+        return await self._lever(request, self.actions.promote)
+
+    async def withdraw(self, request: Request) -> Response:
+        return await self._lever(request, self.actions.withdraw)
+
+    async def logs(self, request: Request) -> Response:
+        Query.of(request.query_params.multi_items(), ())
+        author = await run_in_threadpool(self.author, request)
+        if author is None:
+            return RedirectResponse("/login", status_code=303)
+        bot, number = request.path_params["bot"], request.path_params["number"]
+
+        def read() -> dict[str, Any]:
+            with reading(self.db_path) as db:
+                ladder = open_ladder(db, self.ladder_name)
+                row = author_reads.own_version_row(db, ladder, author, bot, number)
+            files, cut = author_reads.version_files(row)
+            gate = author_reads.gate_text(row)
+            return {"title": f"gate of {row['entrant']}",
+                    "version": {"entrant": row["entrant"], "bot": row["bot"],
+                                "version": row["number"]},
+                    "gate": gate, "logs": author_reads.gate_logs(row),
+                    "files": files, "files_cut": cut}  # fmt: skip
+
+        return self._page(request, "ladder_author_logs.html", await run_in_threadpool(read))
