@@ -11,12 +11,15 @@ import re
 from pathlib import Path
 
 import pytest
+from openapi_schema_validator import OAS31Validator
 from starlette.testclient import TestClient
 
 from arena.ladder.book import author_revoke
 from arena.ladder.book import submit as cli_submit
 from arena.web.hardening import FORMS_CSP
+from arena.web.ladder import api
 from arena.web.ladder.app import make_ladder_app
+from arena.web.ladder.openapi import document, openapi_path
 from arena.web.ladder.throttle import SignInLimits, Window
 from tests.ladder.ladder_support import versions
 from tests.support.ladder_authors import AUTHORS, author_ladder, bot_tar, tar_of, zip_of
@@ -268,15 +271,32 @@ def test_every_author_text_is_escaped_on_the_author_pages(ladder) -> None:
 # -- the API's write side ----------------------------------------------------------------
 
 
+SUBMISSIONS = "/api/v1/submissions"
+WITHDRAW = "/api/v1/versions/{name}/{number}/withdraw"
+
+
+def documented(path: str, response) -> dict:
+    """`response` validated against the API document's answer for its status."""
+    spec = document(api.ROUTES, api.PREFIX)
+    answers = spec["paths"][path]["post"]["responses"]
+    assert str(response.status_code) in answers, (path, response.status_code)
+    schema = answers[str(response.status_code)]["content"]["application/json"]["schema"]
+    body = response.json()
+    OAS31Validator({**schema, "components": spec["components"]}).validate(body)
+    return body
+
+
 def api_upload(browser: TestClient, data: bytes, token: str | None, **fields: str):
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     form = {"bot": "apibot", "command": "python bot.py", **fields}
-    return browser.post(
-        "/api/v1/submissions",
+    answer = browser.post(
+        SUBMISSIONS,
         data=form,
         files={"archive": ("bot.tar.gz", data, "application/gzip")},
         headers=headers,
     )
+    documented(SUBMISSIONS, answer)
+    return answer
 
 
 def test_the_api_takes_a_submission_with_a_bearer_token(ladder) -> None:
@@ -291,7 +311,9 @@ def test_the_api_takes_a_submission_with_a_bearer_token(ladder) -> None:
     assert other.status_code == 400 and "spring" in other.json()["error"]
     withdrawn = api.post("/api/v1/versions/apibot/1/withdraw",
                          headers={"Authorization": f"Bearer {ladder.alice}"})  # fmt: skip
-    assert withdrawn.status_code == 200 and "withdrawn" in withdrawn.json()["message"]
+    assert (
+        withdrawn.status_code == 200 and "withdrawn" in documented(WITHDRAW, withdrawn)["message"]
+    )
 
 
 def test_the_api_refuses_a_missing_wrong_or_other_authors_token_and_a_cookie(ladder) -> None:
@@ -304,7 +326,7 @@ def test_the_api_refuses_a_missing_wrong_or_other_authors_token_and_a_cookie(lad
     assert api_upload(api, bot_tar(), ladder.mallory, bot="hers").status_code == 201
     stolen = api.post("/api/v1/versions/hers/1/withdraw",
                       headers={"Authorization": f"Bearer {ladder.alice}"})  # fmt: skip
-    assert stolen.status_code == 401
+    assert stolen.status_code == 401 and documented(WITHDRAW, stolen)["error"]
     assert versions(ladder.db)["hers@1"]["state"] == "checking"
 
 
@@ -318,7 +340,7 @@ def test_the_api_refuses_what_the_cli_refuses(ladder) -> None:
     assert bad_name.status_code == 400 and "BOT@N" in bad_name.json()["error"]
     missing = api.post("/api/v1/submissions", data={"bot": "x", "command": "python bot.py"},
                        headers={"Authorization": f"Bearer {ladder.alice}"})  # fmt: skip
-    assert missing.status_code == 400
+    assert missing.status_code == 400 and documented(SUBMISSIONS, missing)["error"]
     assert not authored(ladder.db)
 
 
@@ -334,3 +356,14 @@ def test_the_store_is_beside_the_database(ladder) -> None:
     ]
     assert len(stored) == 1 and (stored[0] / "bot.py").is_file()
     assert Path(stored[0]).stat().st_mode & 0o222 == 0  # read-only, as the CLI stores it
+
+
+def test_every_write_route_served_is_in_the_document(ladder) -> None:
+    app = make_ladder_app(ladder.db)
+    served = {
+        openapi_path(route.path)
+        for route in app.routes
+        if route.path.startswith(api.PREFIX) and "POST" in (getattr(route, "methods", None) or ())
+    }
+    spec = document(api.ROUTES, api.PREFIX)
+    assert served == {path for path, item in spec["paths"].items() if "post" in item}

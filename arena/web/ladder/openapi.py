@@ -332,8 +332,86 @@ def _answer(description: str, schema: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": _ref(schema)}}}
 
 
+SCHEMAS["Submitted"] = _object(
+    {
+        "version": {**STR, "description": "BOT@N: the new version, or the identical one held"},
+        "sha256": {**STR, "description": "the SHA-256 naming the stored files"},
+        "new": {
+            **BOOL,
+            "description": "false when a version of the bot had these files and "
+            "command already (nothing was added)",
+        },
+        "message": {**STR, "description": "what `arena ladder submit` would print"},
+    },
+    "a submission, stored and waiting for the gate",
+)
+SCHEMAS["Changed"] = _object(
+    {"version": {**STR, "description": "BOT@N"}, "message": {**STR, "description": "what changed"}},
+    "what a promotion or a withdrawal changed",
+)
+BEARER = [{"author_token": []}]
+_REFUSALS = {
+    "400": ("what the ladder refused, saying why (as `arena ladder` says it)", "Error"),
+    "401": ("no token, or one that is not an author's of this ladder (or not this bot's "
+            "author's): `WWW-Authenticate: Bearer`", "Error"),
+    "429": ("too many attempts with a wrong token from this address or for this author: "
+            "`Retry-After` says when to try again", "Error"),
+}  # fmt: skip
+
+
+def _write(operation: str, summary: str, answers: dict[str, tuple[str, str]]) -> dict[str, Any]:
+    responses = {code: _answer(text, schema) for code, (text, schema) in answers.items()}
+    responses.update({code: _answer(text, schema) for code, (text, schema) in _REFUSALS.items()})
+    return {"operationId": operation, "summary": summary, "security": BEARER,
+            "responses": responses}  # fmt: skip
+
+
+def write_paths(prefix: str) -> dict[str, Any]:
+    """The write side: a submission, and an author's levers on one of their versions."""
+    submission = _write(
+        "submit",
+        "submit a new version of one of your bots (as `arena ladder submit`)",
+        {
+            "201": ("a new version, waiting for the gate", "Submitted"),
+            "200": ("identical to a version held: nothing was added", "Submitted"),
+            "413": ("the upload is larger than the ladder's [gate] max_mb", "Error"),
+        },
+    )
+    fields = {
+        "bot": {**STR, "description": "the bot's name (yours once you first use it)"},
+        "command": {**STR, "description": "what starts the bot from the archive's root, as "
+                    "`python bot.py`"},
+        "archive": {"type": "string", "contentMediaType": "application/octet-stream",
+                    "description": "a .tar.gz, .tgz, .tar or .zip of the bot's folder"},
+        "ladder": {**STR, "description": "the ladder's name (only checked: this site serves one)"},
+    }  # fmt: skip
+    submission["requestBody"] = {
+        "required": True,
+        "content": {
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "properties": fields,
+                    "required": ["bot", "command", "archive"],
+                }  # fmt: skip
+            }
+        },
+    }
+    version = [PATH_PARAMETERS["name"], PATH_PARAMETERS["number"]]
+    lever = {"200": ("done", "Changed")}
+    promote = _write("promote", "make one of your versions its bot's active one", lever)
+    withdraw = _write("withdraw", "take one of your versions off the ladder", lever)
+    return {
+        f"{prefix}/submissions": {"post": submission},
+        f"{prefix}/versions/{{name}}/{{number}}/promote": {"post": {**promote,
+                                                                    "parameters": version}},
+        f"{prefix}/versions/{{name}}/{{number}}/withdraw": {"post": {**withdraw,
+                                                                     "parameters": version}},
+    }  # fmt: skip
+
+
 def document(routes: Any, prefix: str) -> dict[str, Any]:
-    """The document of `routes` (api.ROUTES) under `prefix`."""
+    """The document of `routes` (api.ROUTES) under `prefix`, and of the write side."""
     paths: dict[str, Any] = {}
     for route in routes:
         schema, summary = OPERATIONS[route.path]
@@ -357,11 +435,21 @@ def document(routes: Any, prefix: str) -> dict[str, Any]:
         "info": {
             "title": "Trix Arena ladder",
             "version": "1",
-            "description": "The read side of a ladder's JSON API (`arena ladder serve`, "
-            "docs/ladder.md). Every list is a page of at most `limit` items with a "
-            "`next_cursor`; an unknown or repeated parameter, or a value out of bounds, is "
-            "a 400 saying why.",
+            "description": "A ladder's JSON API (`arena ladder serve`, docs/ladder.md): "
+            "everything public to read; with `Authorization: Bearer TOKEN`, an author's "
+            "submissions, promotions and withdrawals. Every list is a page of at most "
+            "`limit` items with a `next_cursor`; an unknown or repeated parameter, or a "
+            "value out of bounds, is a 400 saying why.",
         },
-        "paths": paths,
-        "components": {"schemas": SCHEMAS},
+        "paths": {**paths, **write_paths(prefix)},
+        "components": {
+            "schemas": SCHEMAS,
+            "securitySchemes": {
+                "author_token": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "the token `arena ladder author add` printed",
+                }
+            },
+        },
     }
