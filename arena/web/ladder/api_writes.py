@@ -29,7 +29,10 @@ def json_response(value: Any, status: int = 200, headers: dict[str, str] | None 
 
 
 def refused_response(refused: ActionRefused) -> Response:
-    headers = {}
+    """The refusal as JSON. The connection is closed after it: the request's body may
+    be unread (a token refused before the upload, an upload past the cap), and the
+    server would otherwise read the rest of it only to throw it away."""
+    headers = {"Connection": "close"}
     if refused.status == 401:
         headers["WWW-Authenticate"] = 'Bearer realm="ladder"'
     if refused.retry_after:

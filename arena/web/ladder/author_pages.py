@@ -169,7 +169,9 @@ class AuthorPages:
         try:
             done, _ = await self.actions.submit(request, who, SUBMIT_FIELDS, page_form=True)
         except ActionRefused as refused:
-            return await self.home(request, refused.message, refused.status)
+            page = await self.home(request, refused.message, refused.status)
+            page.headers["Connection"] = "close"  # the upload's rest need not be read
+            return page
         request.session["said"] = done.message
         return RedirectResponse(AUTHOR_HOME, status_code=303)
 
