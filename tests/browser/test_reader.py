@@ -230,6 +230,7 @@ def test_keyboard_focus_and_accessible_names(page, server, site_db) -> None:
 
 # ---- contrast of every text colour pair of the style sheets -------------------------
 
+
 def _hex(colour: str) -> tuple[float, float, float]:
     colour = colour.strip().lstrip("#")
     if len(colour) == 3:
