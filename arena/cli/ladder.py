@@ -292,10 +292,11 @@ def serve(
     allowed_host: AllowedHost = None,
     header_timeout: HeaderTimeout = HEADER_TIMEOUT,
 ) -> None:
-    """Serve the ladder's public site, read-only: the table, each bot and version with
-    its gate report, promotion test and games, the matches and the queue, a replay
-    viewer, and a JSON API under /api/v1 (its OpenAPI document at
-    /api/v1/openapi.json). Live while `arena ladder run` writes; Ctrl-C stops it."""
+    """Serve the ladder's site: the table, each bot and version with its gate report,
+    promotion test and games, the matches and the queue, a replay viewer; authors sign
+    in at /login to upload, promote and withdraw; and a JSON API under /api/v1 (its
+    OpenAPI document at /api/v1/openapi.json; writes with a Bearer token). Live while
+    `arena ladder run` writes; Ctrl-C stops it."""
     from arena.web.ladder.app import make_ladder_app
 
     run_site(
