@@ -25,7 +25,13 @@ from arena.ladder.uploads import store_upload
 from arena.league.definition.config import bot_spec_problem, check_entrant_name
 from arena.league.definition.names import nfc
 from arena.league.store import open_db, open_existing
-from arena.league.store.ladder_reads import author_row, bot_row, ladder_by_name, version_rows
+from arena.league.store.ladder_reads import (
+    author_by_id,
+    author_row,
+    bot_row,
+    ladder_by_name,
+    version_rows,
+)
 from arena.league.store.ladder_writes import (
     add_author,
     add_version,
@@ -206,7 +212,7 @@ def author_revoke(db_path: Path, ladder_name: str | None, name: str) -> str:
 @dataclass(frozen=True)
 class SignedIn:
     """An author the ladder's site signed in: their token was checked at sign-in and
-    their session since (arena/web/ladder/sessions.py). Given where a token goes."""
+    their session since (arena/web/ladder/authors/sessions.py). Given where a token goes."""
 
     author_id: int
 
@@ -218,10 +224,10 @@ def authenticated(db: sqlite_utils.Database, ladder: Ladder, token: Credential) 
     """The author `token` belongs to; TokenRefused when it belongs to none (or, for an
     author signed in on the site, when they are not this ladder's or were revoked)."""
     if isinstance(token, SignedIn):
-        rows = list(db["authors"].rows_where("id = ?", [token.author_id]))
-        if not rows or rows[0]["ladder_id"] != ladder.id or rows[0]["revoked_at"] is not None:
+        row = author_by_id(db, token.author_id)
+        if row is None or row["ladder_id"] != ladder.id or row["revoked_at"] is not None:
             raise TokenRefused(REFUSED_TOKEN)
-        return dict(rows[0])
+        return row
     name = token_author(token or "")
     row = author_row(db, ladder.id, name) if name else None
     if row is None:

@@ -19,8 +19,8 @@ from arena.ladder.book import submit as cli_submit
 from arena.web.hardening import FORMS_CSP
 from arena.web.ladder import api
 from arena.web.ladder.app import make_ladder_app
+from arena.web.ladder.authors.throttle import SignInLimits, Window
 from arena.web.ladder.openapi import document, openapi_path
-from arena.web.ladder.throttle import SignInLimits, Window
 from tests.ladder.ladder_support import versions
 from tests.support.ladder_authors import AUTHORS, author_ladder, bot_tar, tar_of, zip_of
 

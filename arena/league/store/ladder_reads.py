@@ -53,6 +53,11 @@ def author_row(db: sqlite_utils.Database, ladder_id: int, name: str) -> dict[str
     return dict(rows[0]) if rows else None
 
 
+def author_by_id(db: sqlite_utils.Database, author_id: int) -> dict[str, Any] | None:
+    rows = list(db["authors"].rows_where("id = ?", [author_id]))
+    return dict(rows[0]) if rows else None
+
+
 def author_names(db: sqlite_utils.Database, ladder_id: int) -> list[str]:
     return [
         r["name"]

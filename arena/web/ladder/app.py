@@ -41,14 +41,14 @@ from arena.web.app import STATIC  # also registers the `id` and `name` convertor
 from arena.web.hardening import FORMS_CSP, SecurityHeaders, SegmentedPath, allowed_hosts
 from arena.web.ladder import api, data
 from arena.web.ladder import pages as ladder_pages
-from arena.web.ladder.actions import Actions
-from arena.web.ladder.api_writes import ApiWrites, json_response
-from arena.web.ladder.author_pages import AUTHOR_HOME, AuthorPages
+from arena.web.ladder.authors.actions import Actions
+from arena.web.ladder.authors.api import ApiWrites, json_response
+from arena.web.ladder.authors.pages import AUTHOR_HOME, AuthorPages
+from arena.web.ladder.authors.sessions import Sessions, SignedOut, new_secret
+from arena.web.ladder.authors.throttle import SignInLimits
 from arena.web.ladder.links import LadderLinks
 from arena.web.ladder.openapi import document
 from arena.web.ladder.params import BadRequest, Query
-from arena.web.ladder.sessions import Sessions, SignedOut, new_secret
-from arena.web.ladder.throttle import SignInLimits
 from arena.web.render import render_page
 from arena.web.viewer_data import deal_json
 
@@ -62,7 +62,7 @@ def make_ladder_app(
     """The site of the ladder `ladder_name` (or the database's only one) in `db_path`,
     checked now: a missing database or ladder is refused before the server starts.
     `hosts`: the `Host` names answered (default: loopback's; `allowed_hosts`);
-    `limits`: the sign-in attempts allowed (default: arena/web/ladder/throttle.py's)."""
+    `limits`: the sign-in attempts allowed (default: arena/web/ladder/authors/throttle.py's)."""
     with reading(db_path) as db:
         name = open_ladder(db, ladder_name).config.name
     links = LadderLinks()

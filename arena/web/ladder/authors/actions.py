@@ -26,14 +26,14 @@ from arena.ladder import book
 from arena.ladder.book import Credential, TokenRefused
 from arena.ladder.tokens import token_author
 from arena.ladder.uploads import MIB
-from arena.web.ladder.sessions import FormRefused, check_form
-from arena.web.ladder.throttle import SignInLimits
-from arena.web.ladder.upload_form import (
+from arena.web.ladder.authors.forms import (
     FormProblem,
     UploadTooLarge,
     read_submission,
     too_large_message,
 )
+from arena.web.ladder.authors.sessions import FormRefused, check_form
+from arena.web.ladder.authors.throttle import SignInLimits
 
 
 class ActionRefused(Exception):

@@ -2,8 +2,8 @@
 under `/author` the author's own versions with the upload form, promote and withdraw
 buttons, and each version's gate report, logs and files.
 
-Every form is a POST carrying its session's form token (arena/web/ladder/sessions.py);
-every action is arena/web/ladder/actions.py's, so the forms accept and refuse what
+Every form is a POST carrying its session's form token (arena/web/ladder/authors/sessions.py);
+every action is arena/web/ladder/authors/actions.py's, so the forms accept and refuse what
 `arena ladder submit`, `promote` and `withdraw` do, and say why in the same words. A
 page that is an author's own answers only the author signed in: anyone else is sent
 to sign in, and another author's version is "not found"."""
@@ -19,11 +19,11 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from arena.ladder.book import SignedIn, open_ladder, reading
-from arena.web.ladder import author_reads
-from arena.web.ladder.actions import ActionRefused, Actions, form_checked
-from arena.web.ladder.links import LadderLinks
-from arena.web.ladder.params import NAME_MAX, Query
-from arena.web.ladder.sessions import (
+from arena.league.store.ladder_reads import author_by_id
+from arena.web.ladder.authors import reads as author_reads
+from arena.web.ladder.authors.actions import ActionRefused, Actions, form_checked
+from arena.web.ladder.authors.forms import FormProblem, UploadTooLarge, read_small_form
+from arena.web.ladder.authors.sessions import (
     CSRF_FIELD,
     SESSION_SECONDS,
     SignedOut,
@@ -32,7 +32,8 @@ from arena.web.ladder.sessions import (
     sign_in,
     sign_out,
 )
-from arena.web.ladder.upload_form import FormProblem, UploadTooLarge, read_small_form
+from arena.web.ladder.links import LadderLinks
+from arena.web.ladder.params import NAME_MAX, Query
 from arena.web.render import render_page
 
 AUTHOR_HOME = "/author"
@@ -62,9 +63,9 @@ class AuthorPages:
 
         def row(author_id: int) -> dict[str, Any] | None:
             with reading(self.db_path) as db:
-                rows = list(db["authors"].rows_where("id = ?", [author_id]))
+                row = author_by_id(db, author_id)
                 ladder = open_ladder(db, self.ladder_name)
-            return dict(rows[0]) if rows and rows[0]["ladder_id"] == ladder.id else None
+            return row if row is not None and row["ladder_id"] == ladder.id else None
 
         return session_author(request, self.ended, row)
 

@@ -4,8 +4,8 @@
 A tool sends the token on every request, so the API needs no session and no form
 token: a cookie alone never authorises a write here (a page of another site can make
 a browser send cookies, not this header). Every attempt with a token counts against
-the sign-in limits of arena/web/ladder/throttle.py, as a sign-in does. Answers are
-JSON: the result, or `{"error": ...}` with the status of arena/web/ladder/actions.py
+the sign-in limits of arena/web/ladder/authors/throttle.py, as a sign-in does. Answers are
+JSON: the result, or `{"error": ...}` with the status of arena/web/ladder/authors/actions.py
 (401 with `WWW-Authenticate: Bearer` when the token is missing or not an author's)."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from arena.ladder.book import SignedIn
-from arena.web.ladder.actions import ActionRefused, Actions
+from arena.web.ladder.authors.actions import ActionRefused, Actions
 from arena.web.ladder.params import Query
 
 SUBMISSION_FIELDS = ("bot", "command", "ladder")
