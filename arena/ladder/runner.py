@@ -267,7 +267,7 @@ class _Gates:
             Path(version["folder"]),
             config.league([], stored_deal_key(db, self.ladder.league_id)),
             settings=config.gate,
-            log_dir=self.log_dir,
+            log_dir=version_gate_folder(self.log_dir, version),
             name=version["entrant"],
             db_path=self.db_path,
         )
@@ -293,6 +293,12 @@ class _Gates:
         set_gate_report(db, version["id"], report.to_json(), state, reason)
         self.done += 1
         self.say(f"{version['entrant']} is {state}: {reason}")
+
+
+def version_gate_folder(gate_logs: Path, version: dict) -> Path:
+    """The gate's logs of one version, in a folder of its own (`ID-ENTRANT`): what its
+    bot printed is its author's to read (the site's author pages), nobody else's."""
+    return gate_logs / f"{version['id']}-{slug(version['entrant'], 'version', limit=80)}"
 
 
 REASON_DETAIL_CHARS = 300

@@ -111,6 +111,7 @@ def test_an_authors_day_sign_in_upload_gate_table_promote(site, author_tab, stra
     report = tab.page.inner_text("#gate-report")
     assert "REFUSED" in report, report
     assert "this bot cannot start" in tab.page.inner_text("main")  # its own log, to the author
+    assert "webbot" not in tab.page.inner_text("main")  # no other version's log
     checked(tab)
 
     tab.page.goto(f"{url}/")

@@ -64,10 +64,14 @@ def _tail(path: Path) -> tuple[str, int, bool]:
 
 def gate_logs(row: dict[str, Any]) -> list[dict[str, Any]]:
     """The gate's log files of a version (each try's folder), the end of each; names
-    relative to the gate's folder, no link followed out of it."""
+    relative to the gate's folder, no link followed out of it. Only a folder of the
+    version's own (`ID-ENTRANT`, arena/ladder/runner.py) is read: a folder the gate
+    shared between versions (as it did before) may hold another author's logs."""
     report = json.loads(row["gate_report"]) if row["gate_report"] else {}
     folder = Path(report.get("log_dir") or "")
     if not report.get("log_dir") or not folder.is_dir():
+        return []
+    if not folder.name.startswith(f"{row['id']}-"):
         return []
     root = folder.resolve()
     logs = []
