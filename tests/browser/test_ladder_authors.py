@@ -69,6 +69,18 @@ def state_of(tab: Tab, entrant: str) -> str:
     return tab.page.locator(f'tr[data-entrant="{entrant}"] td.state').inner_text()
 
 
+def live_state(tab: Tab, entrant: str, state: str) -> None:
+    """Wait (at most 20 s) for the page to show `entrant` in `state` without a reload."""
+    tab.page.wait_for_function(
+        """([entrant, state]) => {
+          const cell = document.querySelector(`tr[data-entrant="${entrant}"] td.state`);
+          return cell !== null && cell.textContent.trim().startsWith(state);
+        }""",
+        arg=[entrant, state],
+        timeout=20_000,
+    )
+
+
 @pytest.fixture
 def author_tab(browser) -> Iterator[Tab]:
     """A page with the CSP bypassed, so that axe-core can be injected (the escaping
@@ -102,8 +114,11 @@ def test_an_authors_day_sign_in_upload_gate_table_promote(site, author_tab, stra
     assert state_of(tab, "webbot@1").startswith("checking")
     checked(tab)
 
+    tab.page.fill("#bot", "typed, not lost")
     ok("ladder", "run", "--db", str(ladder.db), "--matches", "2")  # the gate, then play
-    tab.page.reload()
+    live_state(tab, "crashbot@1", "refused")  # the page follows the gate by itself
+    live_state(tab, "webbot@1", "active")
+    assert tab.page.input_value("#bot") == "typed, not lost"  # the form was left alone
     assert state_of(tab, "webbot@1").startswith("active"), state_of(tab, "webbot@1")
     assert state_of(tab, "crashbot@1").startswith("refused"), state_of(tab, "crashbot@1")
     tab.page.click('tr[data-entrant="crashbot@1"] a:text("report and logs")')

@@ -158,3 +158,12 @@ def game_league(db: sqlite_utils.Database, game_id: int) -> int | None:
     """The league row a stored game belongs to (None when there is no such game)."""
     row = db.execute("SELECT league_id FROM games WHERE id = ?", [game_id]).fetchone()
     return None if row is None else row[0]
+
+
+def ladder_data_version(db: sqlite_utils.Database) -> list[Any]:
+    """What changes when a version is submitted or changes state (the gate's verdict,
+    a promotion, a withdrawal): the ladder site's live pages poll it beside the
+    league's `data_version`."""
+    versions = db.execute("SELECT COUNT(*), MAX(id) FROM versions").fetchone()
+    events = db.execute("SELECT COUNT(*), MAX(id) FROM version_events").fetchone()
+    return [list(versions), list(events)]

@@ -33,7 +33,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from arena.ladder.book import open_ladder, reading
-from arena.league.store.ladder_site_reads import game_league
+from arena.league.store.ladder_site_reads import game_league, ladder_data_version
 from arena.league.store.site_reads import data_version
 from arena.league.workers.live import live_stamp, read_live
 from arena.web import pages
@@ -149,7 +149,7 @@ def make_ladder_app(
 
     def version(request: Request) -> Response:
         with database() as db:
-            stamp = [data_version(db), live_stamp(db_path)]
+            stamp = [data_version(db), ladder_data_version(db), live_stamp(db_path)]
         return PlainTextResponse(json.dumps(stamp))
 
     def api_endpoint(route: api.ApiRoute) -> Callable[[Request], Response]:

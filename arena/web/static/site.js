@@ -1,5 +1,6 @@
 /* The site's behaviour without a framework: sortable tables, fault filters, and live
-   pages that poll the server's version and swap in the new page when it changes. */
+   pages that poll the server's version and swap in the new page when it changes (on a
+   page with a form, only its parts marked data-live-part, so that nothing typed is lost). */
 (function () {
   "use strict";
   var sorts = {};  // table id -> [column, direction]: kept across live swaps
@@ -98,6 +99,16 @@
       var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("content");
       var main = document.getElementById("content");
       if (!fresh || !main) return;
+      var parts = main.querySelectorAll("[data-live-part]");
+      if (parts.length) {  // a page with a form: only its live parts are swapped
+        Array.prototype.forEach.call(parts, function (part) {
+          var now = fresh.querySelector("#" + part.id);
+          if (now) part.innerHTML = now.innerHTML;
+        });
+        setUp(main);
+        document.dispatchEvent(new CustomEvent("arena:refreshed"));
+        return;
+      }
       var filters = {};
       Array.prototype.forEach.call(main.querySelectorAll("[data-filter]"), function (c) {
         filters[c.getAttribute("data-filter")] = c.value;

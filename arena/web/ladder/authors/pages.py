@@ -79,7 +79,7 @@ class AuthorPages:
     def _page(
         self, request: Request, template: str, context: dict[str, Any], status: int = 200
     ) -> Response:
-        context = {"account": self.account(request), "live_page": False, **context}
+        context = {"account": self.account(request), **context}
         body = render_page(template, self.links, context)
         return HTMLResponse(body, status_code=status)
 
