@@ -84,7 +84,7 @@ def command(
                     raise  # not about a path the user gave: a bug, with its traceback
                 fail(
                     f"{err.filename}: {err.strerror or err}: give a path this user can "
-                    'reach (docs/leagues.md, "Paths")'
+                    "reach (docs/leagues.md, \"Paths\")"
                 )
             except KeyboardInterrupt:
                 if not interrupted:

@@ -76,7 +76,7 @@ def duel(
             "--margin0",
             "--elo0",
             help="H0: A is better than B by this many points a game (fishtest's elo0, in "
-            "points); accepting it says A is not better by margin1.",
+            "points); accepting it says A is not better by margin1."
         ),
     ] = 0.0,
     margin1: Annotated[
@@ -85,7 +85,7 @@ def duel(
             "--margin1",
             "--elo1",
             help="H1: A is better by this many points a game (fishtest's elo1, in points); "
-            "above margin0. Accepting it says A is better.",
+            "above margin0. Accepting it says A is better."
         ),
     ] = 20.0,
     alpha: Annotated[

@@ -79,17 +79,13 @@ class Policy:
 
     def __post_init__(self) -> None:
         shares = (self.share_fewest, self.share_uncertain, self.share_idle)
-        for name in (
-            "share_fewest",
-            "share_uncertain",
-            "share_idle",
-            "share_promotion",
-            "window",
-            "uncertain_pool",
-        ):
+        for name in ("share_fewest", "share_uncertain", "share_idle", "share_promotion",
+                     "window", "uncertain_pool"):
             value = getattr(self, name)
             if not isinstance(value, int | float) or math.isnan(value) or value < 0:
-                raise ConfigError(f"[matchmaking] {name} = {value!r}: give a number of 0 or more")
+                raise ConfigError(
+                    f"[matchmaking] {name} = {value!r}: give a number of 0 or more"
+                )
         if sum(shares) <= 0:
             raise ConfigError(
                 "[matchmaking] share_fewest, share_uncertain and share_idle are all 0: "
@@ -105,11 +101,9 @@ class Policy:
                 "[matchmaking] uncertain_pool = 0 leaves `uncertain` nobody to choose: "
                 "give a share above 0, or set share_uncertain = 0"
             )
-        if (
-            isinstance(self.placement_matches, bool)
-            or not isinstance(self.placement_matches, int)
-            or self.placement_matches < 0
-        ):
+        if isinstance(self.placement_matches, bool) or not isinstance(
+            self.placement_matches, int
+        ) or self.placement_matches < 0:
             raise ConfigError(
                 f"[matchmaking] placement_matches = {self.placement_matches!r}: "
                 "give a whole number of 0 or more"
@@ -271,7 +265,9 @@ def _table(
     return Choice(tuple(c.version for c in table), reason, focus.version)
 
 
-def synthetic_ladder(versions: int = 100, games: int = 100_000, seed: int = 0) -> list[Contender]:
+def synthetic_ladder(
+    versions: int = 100, games: int = 100_000, seed: int = 0
+) -> list[Contender]:
     """A ladder of `versions` versions holding about `games` rated games in all, shaped
     like a running one: a few house bots, authors with one to three versions, some
     candidates (with their author's active version), some owing placement, some busy.
@@ -337,9 +333,7 @@ def bench_choice(
         for version in choice.seats:
             c = ladder[index[version]]
             ladder[index[version]] = replace(
-                c,
-                games=c.games + 1,
-                last_played=counter,
+                c, games=c.games + 1, last_played=counter,
                 placement_left=max(0, c.placement_left - 1),
             )
     times.sort()

@@ -47,7 +47,7 @@ bot = "builtin:random"
 {extra}
 """
 
-RANDOM_BOT = """\
+RANDOM_BOT = '''\
 from arena.sdk import Bot, serve
 
 
@@ -60,7 +60,7 @@ class RandomBot(Bot):
 
 if __name__ == "__main__":
     serve(RandomBot())
-"""
+'''
 
 GREEDY_BOT = """\
 from arena.sdk import serve
@@ -83,7 +83,7 @@ raise SystemExit("this bot cannot start")
 
 # Plays well at first (passes the gate's games), then crashes in every game: its
 # process exits at its first decision once a file beside the database says so.
-CRASHING_LATER = """\
+CRASHING_LATER = '''\
 import os
 import sys
 
@@ -101,29 +101,15 @@ class Crashing(Bot):
 
 if __name__ == "__main__":
     serve(Crashing())
-"""
+'''
 
 
-def ladder_file(
-    folder: Path,
-    *,
-    name: str = "spring",
-    seed: str = "s1",
-    sandbox: str = "off",
-    placement: int = 2,
-    max_games: int = 40,
-    extra: str = "",
-) -> Path:
+def ladder_file(folder: Path, *, name: str = "spring", seed: str = "s1", sandbox: str = "off",
+                placement: int = 2, max_games: int = 40, extra: str = "") -> Path:
     path = folder / f"{name}.toml"
     path.write_text(
-        LADDER.format(
-            name=name,
-            seed=seed,
-            sandbox=sandbox,
-            placement=placement,
-            max_games=max_games,
-            extra=extra,
-        )
+        LADDER.format(name=name, seed=seed, sandbox=sandbox, placement=placement,
+                      max_games=max_games, extra=extra)
     )
     return path
 
@@ -149,7 +135,5 @@ def ok(*args: str, env: dict[str, str] | None = None) -> str:
 
 
 def versions(db: Path) -> dict[str, dict]:
-    return {
-        v["entrant"]: v
-        for v in json.loads(ok("ladder", "versions", "--db", str(db), "--format", "json"))
-    }
+    return {v["entrant"]: v for v in json.loads(ok("ladder", "versions", "--db", str(db),
+                                                   "--format", "json"))}

@@ -239,7 +239,9 @@ def test_a_bot_too_slow_to_finish_is_ended_mid_check_and_not_retried_past_the_se
 ) -> None:
     folder = _version(tmp_path, SLOW_AT_DECISIONS)
     try:
-        report = _gate(tmp_path, "python bot.py", folder, _config(tmp_path), timeout=3.0, retries=0)
+        report = _gate(
+            tmp_path, "python bot.py", folder, _config(tmp_path), timeout=3.0, retries=0
+        )
         assert not report.passed and report.timed_out and report.tries == 1, report.text
         assert [(s.name, s.passed) for s in report.steps] == [("start", True), ("check-bot", False)]
         assert "timed out after 3 s during check-bot (steps done: start ok)" in report.text

@@ -23,17 +23,8 @@ def ladder(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     tokens = {n: ok("ladder", "author", "add", n, "--db", str(db)).strip() for n in ("ann", "bo")}
     for author, bot in (("ann", "alpha"), ("bo", "beta")):
         folder = bot_folder(tmp_path, bot, RANDOM_BOT.format(name=bot))
-        ok(
-            "ladder",
-            "submit",
-            bot,
-            str(folder),
-            "--command",
-            "python bot.py",
-            "--db",
-            str(db),
-            env={"ARENA_TOKEN": tokens[author]},
-        )
+        ok("ladder", "submit", bot, str(folder), "--command", "python bot.py", "--db", str(db),
+           env={"ARENA_TOKEN": tokens[author]})
     return db, tokens
 
 
@@ -51,11 +42,8 @@ def test_a_token_is_printed_once_alone_and_only_its_hash_is_stored(
     ladder: tuple[Path, dict[str, str]],
 ) -> None:
     db, tokens = ladder
-    raw = db.read_bytes() + (
-        db.with_name(db.name + "-wal").read_bytes()
-        if db.with_name(db.name + "-wal").exists()
-        else b""
-    )
+    raw = db.read_bytes() + (db.with_name(db.name + "-wal").read_bytes()
+                             if db.with_name(db.name + "-wal").exists() else b"")
     for token in tokens.values():
         assert token.encode() not in raw
         secret = token.rpartition(".")[2]
@@ -105,10 +93,8 @@ def test_the_token_option_serves_as_the_variable_does(ladder: tuple[Path, dict[s
     db, tokens = ladder
     said = ok("ladder", "withdraw", "beta@1", "--db", str(db), "--token", tokens["bo"])
     assert "withdrawn: beta@1" in said
-    states = {
-        v["entrant"]: v["state"]
-        for v in json.loads(ok("ladder", "versions", "--db", str(db), "--format", "json"))
-    }
+    states = {v["entrant"]: v["state"] for v in json.loads(
+        ok("ladder", "versions", "--db", str(db), "--format", "json"))}
     assert states["beta@1"] == "withdrawn" and states["alpha@1"] == "checking"
 
 
@@ -123,30 +109,12 @@ def test_an_identical_upload_is_recognised_and_adds_nothing(
     with tarfile.open(archive, "w:gz") as tar:
         tar.add(tmp_path / "alpha" / "bot.py", arcname="bot.py")
     before = _dump(db)
-    said = ok(
-        "ladder",
-        "submit",
-        "alpha",
-        str(archive),
-        "--command",
-        "python bot.py",
-        "--db",
-        str(db),
-        env=env,
-    )
+    said = ok("ladder", "submit", "alpha", str(archive), "--command", "python bot.py",
+              "--db", str(db), env=env)
     assert said.startswith("identical to alpha@1")
     assert _dump(db) == before
-    said = ok(
-        "ladder",
-        "submit",
-        "alpha",
-        str(tmp_path / "alpha"),
-        "--command",
-        "python  bot.py --x",
-        "--db",
-        str(db),
-        env=env,
-    )
+    said = ok("ladder", "submit", "alpha", str(tmp_path / "alpha"), "--command",
+              "python  bot.py --x", "--db", str(db), env=env)
     assert said.startswith("alpha@2 submitted")  # another command is another version
 
 
@@ -155,17 +123,8 @@ def test_a_bot_name_belongs_to_its_first_author(
 ) -> None:
     db, tokens = ladder
     before = _dump(db)
-    code, _, err = arena(
-        "ladder",
-        "submit",
-        "alpha",
-        str(tmp_path / "beta"),
-        "--command",
-        "python bot.py",
-        "--db",
-        str(db),
-        env={"ARENA_TOKEN": tokens["bo"]},
-    )
+    code, _, err = arena("ladder", "submit", "alpha", str(tmp_path / "beta"), "--command",
+                         "python bot.py", "--db", str(db), env={"ARENA_TOKEN": tokens["bo"]})
     assert code == 2 and "belongs to another author" in err
     assert _dump(db) == before
 
@@ -175,17 +134,9 @@ def test_a_frozen_ladder_takes_no_submission(
 ) -> None:
     db, tokens = ladder
     assert "is frozen" in ok("ladder", "freeze", "--db", str(db))
-    code, _, err = arena(
-        "ladder",
-        "submit",
-        "alpha",
-        str(bot_folder(tmp_path, "x", GREEDY_BOT)),
-        "--command",
-        "python bot.py",
-        "--db",
-        str(db),
-        env={"ARENA_TOKEN": tokens["ann"]},
-    )
+    code, _, err = arena("ladder", "submit", "alpha", str(bot_folder(tmp_path, "x", GREEDY_BOT)),
+                         "--command", "python bot.py", "--db", str(db),
+                         env={"ARENA_TOKEN": tokens["ann"]})
     assert code == 2 and "frozen" in err
 
 

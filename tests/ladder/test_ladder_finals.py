@@ -42,9 +42,8 @@ def test_the_finals_are_a_league_of_the_top_versions(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
     ok("ladder", "run", "--db", str(db), "--workers", "1", "--matches", "3")
     ok("ladder", "freeze", "--db", str(db))
-    code, out, err = arena(
-        "ladder", "finals", "--top", "4", "--matches", "5", "--db", str(db), "--workers", "1"
-    )
+    code, out, err = arena("ladder", "finals", "--top", "4", "--matches", "5", "--db", str(db),
+                           "--workers", "1")
     assert code == 0, out + err
     table = json.loads(ok("ladder", "table", "--db", str(db), "--format", "json"))
     top = [row["entrant"] for row in table[:4]]
@@ -52,9 +51,8 @@ def test_the_finals_are_a_league_of_the_top_versions(tmp_path: Path) -> None:
     text = finals.read_text()
     assert re.findall(r'^name = "(.*)"$', text, re.M)[1:] == top  # the top four, in order
     assert "tau = 0.0" in text and 'schedule = "round-robin"\nrounds = 5' in text
-    final_table = json.loads(
-        ok("table", "--db", str(db), "--league", "spring finals", "--format", "json")
-    )
+    final_table = json.loads(ok("table", "--db", str(db), "--league", "spring finals",
+                                "--format", "json"))
     assert {row["name"] for row in final_table} == set(top)
     assert len(_games(db, "spring finals")) == 5 * 4
     seed = re.search(r'^seed = "(.*)"$', text, re.M).group(1)

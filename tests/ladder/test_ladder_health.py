@@ -48,17 +48,8 @@ def test_sample_and_builtin_bots_are_never_suspended_by_the_defaults(tmp_path: P
         else:
             folder.mkdir(parents=True)
             shutil.copy(SAMPLES / source, folder / source)
-        ok(
-            "ladder",
-            "submit",
-            bot,
-            str(folder),
-            "--command",
-            command,
-            "--db",
-            str(db),
-            env={"ARENA_TOKEN": token},
-        )
+        ok("ladder", "submit", bot, str(folder), "--command", command, "--db", str(db),
+           env={"ARENA_TOKEN": token})
     ok("ladder", "run", "--db", str(db), "--workers", "2", "--matches", "12")
     versions = json.loads(ok("ladder", "versions", "--db", str(db), "--format", "json"))
     assert {v["state"] for v in versions} == {"active"}, [

@@ -60,17 +60,8 @@ def _ladder(tmp_path: Path) -> Path:
     ok("ladder", "init", str(ladder_file(tmp_path, extra=HOUSE)))
     db = tmp_path / "arena.db"
     token = ok("ladder", "author", "add", "ann", "--db", str(db)).strip()
-    ok(
-        "ladder",
-        "submit",
-        "rnd",
-        str(bot_folder(tmp_path, "rnd", RANDOM_BOT.format(name="r"))),
-        "--command",
-        "python bot.py",
-        "--db",
-        str(db),
-        env={"ARENA_TOKEN": token},
-    )
+    ok("ladder", "submit", "rnd", str(bot_folder(tmp_path, "rnd", RANDOM_BOT.format(name="r"))),
+       "--command", "python bot.py", "--db", str(db), env={"ARENA_TOKEN": token})
     return db
 
 
@@ -122,7 +113,8 @@ def test_kill_9_at_five_random_moments_then_resume(tmp_path: Path) -> None:
             chosen = _chosen(db)
             waiting |= {i: c for i, c in chosen.items() if i not in now}
         assert kills == 5
-        ok("ladder", "run", "--db", str(db), "--workers", "2", "--matches", str(len(waiting) + 2))
+        ok("ladder", "run", "--db", str(db), "--workers", "2", "--matches",
+           str(len(waiting) + 2))
         final = _stored(db)
         assert {i: final[i] for i in stored} == stored
         for idx, (_, seats, seed) in waiting.items():
@@ -146,10 +138,7 @@ def test_sigterm_ends_a_run_cleanly(tmp_path: Path) -> None:
     env = {**os.environ, "TMPDIR": str(tmp_path / "tmp")}
     process = subprocess.Popen(
         [sys.executable, "-m", "arena.cli", "ladder", "run", "--db", str(db), "--workers", "1"],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
         deadline = time.monotonic() + 90

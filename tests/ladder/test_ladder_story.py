@@ -36,25 +36,14 @@ def test_three_authors_six_versions(tmp_path: Path) -> None:
     path = ladder_file(tmp_path, placement=1, max_games=80)
     db = tmp_path / "arena.db"
     ok("ladder", "init", str(path))
-    tokens = {
-        name: ok("ladder", "author", "add", name, "--db", str(db)).strip()
-        for name in ("ann", "bo", "cy")
-    }
+    tokens = {name: ok("ladder", "author", "add", name, "--db", str(db)).strip()
+              for name in ("ann", "bo", "cy")}
     assert all("\n" not in t and t.startswith(f"{n}.") for n, t in tokens.items())
 
     def submit(author: str, bot: str, folder: Path) -> str:
         env = {"ARENA_TOKEN": tokens[author]}
-        return ok(
-            "ladder",
-            "submit",
-            bot,
-            str(folder),
-            "--command",
-            "python bot.py",
-            "--db",
-            str(db),
-            env=env,
-        )
+        return ok("ladder", "submit", bot, str(folder), "--command", "python bot.py",
+                  "--db", str(db), env=env)
 
     submit("ann", "rnd", bot_folder(tmp_path, "a1", RANDOM_BOT.format(name="rnd")))
     submit("bo", "grd", bot_folder(tmp_path, "b1", GREEDY_BOT))
@@ -97,9 +86,8 @@ def test_three_authors_six_versions(tmp_path: Path) -> None:
         assert TABLE_FIELDS <= set(row)
     assert [r["rating"] for r in table] == sorted((r["rating"] for r in table), reverse=True)
 
-    matches = json.loads(
-        ok("ladder", "matches", "--db", str(db), "--format", "json", "--limit", "0")
-    )
+    matches = json.loads(ok("ladder", "matches", "--db", str(db), "--format", "json",
+                            "--limit", "0"))
     refused = {"crs@1"}
     for match in matches:
         assert not refused & set(match["entrants"]), "a refused version never plays"

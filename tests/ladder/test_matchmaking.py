@@ -73,17 +73,9 @@ class Version:
 
     def contender(self) -> Contender:
         return Contender(
-            version=self.version,
-            author=self.author,
-            house=self.house,
-            state=self.state,
-            games=self.games,
-            mu=self.mu,
-            sigma=self.sigma,
-            last_played=self.last_played,
-            joined=self.joined,
-            busy=self.busy,
-            placement_left=self.placement_left,
+            version=self.version, author=self.author, house=self.house, state=self.state,
+            games=self.games, mu=self.mu, sigma=self.sigma, last_played=self.last_played,
+            joined=self.joined, busy=self.busy, placement_left=self.placement_left,
             active_version=self.active_version,
         )
 
@@ -117,27 +109,14 @@ class Ladder:
         self.next_bot: dict[str, int] = {}
         self.pair_of: dict[tuple[str, ...], str] = {}  # second table -> its candidate
 
-    def add(
-        self,
-        bot: str,
-        author: str,
-        strength: float,
-        *,
-        house: bool = False,
-        candidate_of: str = "",
-        crashing: bool = False,
-    ) -> Version:
+    def add(self, bot: str, author: str, strength: float, *, house: bool = False,
+            candidate_of: str = "", crashing: bool = False) -> Version:
         n = self.next_bot.get(bot, 0) + 1
         self.next_bot[bot] = n
         v = Version(
-            version=f"{bot}@{n}",
-            author=author,
-            house=house,
-            strength=strength,
-            joined=self.counter,
-            placement_left=self.policy.placement_matches,
-            state="candidate" if candidate_of else "active",
-            active_version=candidate_of,
+            version=f"{bot}@{n}", author=author, house=house, strength=strength,
+            joined=self.counter, placement_left=self.policy.placement_matches,
+            state="candidate" if candidate_of else "active", active_version=candidate_of,
             crashing=crashing,
         )
         if candidate_of:
@@ -149,10 +128,8 @@ class Ladder:
         """What the store would hand the matchmaker: a version waiting for its promotion
         table counts as busy."""
         waiting = {s for table in self.pending for s in table}
-        return [
-            replace(v.contender(), busy=v.busy or v.version in waiting)
-            for v in self.versions.values()
-        ]
+        return [replace(v.contender(), busy=v.busy or v.version in waiting)
+                for v in self.versions.values()]
 
     def _busy(self) -> set[str]:
         return {s for table in self.in_flight + self.pending for s in table}
@@ -174,9 +151,7 @@ class Ladder:
         owed = any(c.placement_left > 0 for c in free)
         keys = {author_key(c) for c in free}
         pairable = any(
-            c.state == "candidate"
-            and not c.placement_left
-            and c.active_version in by_version
+            c.state == "candidate" and not c.placement_left and c.active_version in by_version
             and len(keys - {author_key(c)}) >= self.seats - 1
             for c in free
         )
@@ -256,31 +231,20 @@ class Ladder:
             self.add(f"{name}bot", name, self.events.uniform(15, 35))
         if step % 40 == 0 and len(authors) > 1:
             author = authors[self.events.randrange(len(authors))]
-            active = [
-                v for v in self.versions.values() if v.author == author and v.state == "active"
-            ]
-            has_candidate = any(
-                v.author == author and v.state == "candidate" for v in self.versions.values()
-            )
+            active = [v for v in self.versions.values()
+                      if v.author == author and v.state == "active"]
+            has_candidate = any(v.author == author and v.state == "candidate"
+                                for v in self.versions.values())
             if active and not has_candidate:
                 base = active[0]
-                self.add(
-                    base.version.rpartition("@")[0],
-                    author,
-                    base.strength + self.events.uniform(-5, 5),
-                    candidate_of=base.version,
-                )
+                self.add(base.version.rpartition("@")[0], author,
+                         base.strength + self.events.uniform(-5, 5),
+                         candidate_of=base.version)
 
 
-def run_ladder(
-    seed: int,
-    steps: int,
-    *,
-    policy: Policy | None = None,
-    seats: int = 4,
-    crasher_at: int | None = 600,
-    crasher_strength: float = 5.0,
-) -> tuple[Ladder, list[Version]]:
+def run_ladder(seed: int, steps: int, *, policy: Policy | None = None, seats: int = 4,
+               crasher_at: int | None = 600, crasher_strength: float = 5.0,
+               ) -> tuple[Ladder, list[Version]]:
     """A ladder of three house bots and ten authors grown for `steps` finished matches.
     At `crasher_at` a crashing version joins with four calm versions of other authors (the
     cohort compared in the crash test, returned)."""
@@ -293,7 +257,8 @@ def run_ladder(
     cohort: list[Version] = []
     for step in range(1, steps + 1):
         if step == crasher_at:
-            cohort.append(ladder.add("crashbot", "crasher", crasher_strength, crashing=True))
+            cohort.append(ladder.add("crashbot", "crasher", crasher_strength,
+                                     crashing=True))
             for i, strength in enumerate((20.0, 24.0, 28.0, 32.0)):
                 cohort.append(ladder.add(f"calm{i}bot", f"calm{i}", strength))
         ladder.arrivals(step, authors)
@@ -319,18 +284,12 @@ def test_the_simulated_run_keeps_every_rule(long_run: tuple[Ladder, list[Version
 def test_shares_follow_the_policy(long_run: tuple[Ladder, list[Version]]) -> None:
     ladder, _ = long_run
     policy = ladder.policy
-    by_share = [
-        r.choice.reason
-        for r in ladder.records
-        if r.choice.reason in ("fewest", "uncertain", "idle")
-    ]
+    by_share = [r.choice.reason for r in ladder.records
+                if r.choice.reason in ("fewest", "uncertain", "idle")]
     assert len(by_share) > 1800
     total = policy.share_fewest + policy.share_uncertain + policy.share_idle
-    for reason, share in (
-        ("fewest", policy.share_fewest),
-        ("uncertain", policy.share_uncertain),
-        ("idle", policy.share_idle),
-    ):
+    for reason, share in (("fewest", policy.share_fewest),
+                          ("uncertain", policy.share_uncertain), ("idle", policy.share_idle)):
         achieved = by_share.count(reason) / len(by_share)
         assert abs(achieved - share / total) <= SHARE_TOLERANCE, (reason, achieved)
     could_pair = [r for r in ladder.records if r.pairable and not r.owed]
@@ -372,14 +331,11 @@ def test_a_crasher_whose_mu_holds_is_not_favoured_by_its_sigma() -> None:
     uncertain = Counter[str]()
     games = {}
     for pool in (1.0, Policy().uncertain_pool):
-        ladder, cohort = run_ladder(
-            seed=7, steps=3000, policy=Policy(uncertain_pool=pool), crasher_strength=26.0
-        )
+        ladder, cohort = run_ladder(seed=7, steps=3000, policy=Policy(uncertain_pool=pool),
+                                    crasher_strength=26.0)
         crasher, calm = cohort[0], cohort[1:]
-        uncertain[pool] = sum(
-            r.choice.focus == crasher.version and r.choice.reason == "uncertain"
-            for r in ladder.records
-        )
+        uncertain[pool] = sum(r.choice.focus == crasher.version and r.choice.reason == "uncertain"
+                              for r in ladder.records)
         games[pool] = (crasher.games, max(v.games for v in calm))
     assert games[1.0][0] > games[1.0][1], games
     assert games[Policy().uncertain_pool][0] <= games[Policy().uncertain_pool][1], games
@@ -421,21 +377,14 @@ def contender_sets(draw: st.DrawFn) -> tuple[list[Contender], int]:
         author = "house" if house else draw(st.sampled_from(["ann", "bob", "cy", "dee", "ed"]))
         bot = draw(st.sampled_from(["x", "y"])) if house else author
         placement = draw(st.sampled_from([0, 0, 0, 0, 0, 0, 1, 10]))
-        out.append(
-            Contender(
-                version=f"{bot}{'h' if house else ''}@{i + 1}",
-                author=author,
-                house=house,
-                state=draw(st.sampled_from(["active", "candidate"])),
-                games=draw(st.integers(0, 50)),
-                mu=draw(st.floats(-10, 60)),
-                sigma=draw(st.floats(0.5, 9)),
-                last_played=draw(st.integers(0, 30)),
-                joined=draw(st.integers(0, 30)),
-                busy=draw(st.integers(0, 4)) == 0,
-                placement_left=placement,
-            )
-        )
+        out.append(Contender(
+            version=f"{bot}{'h' if house else ''}@{i + 1}", author=author, house=house,
+            state=draw(st.sampled_from(["active", "candidate"])),
+            games=draw(st.integers(0, 50)), mu=draw(st.floats(-10, 60)),
+            sigma=draw(st.floats(0.5, 9)), last_played=draw(st.integers(0, 30)),
+            joined=draw(st.integers(0, 30)), busy=draw(st.integers(0, 4)) == 0,
+            placement_left=placement,
+        ))
     # a candidate names some version of its own author as active (or an unknown one)
     linked = []
     for c in out:
@@ -507,28 +456,14 @@ def test_the_choice_depends_on_the_contenders_not_their_order(
 
 def test_a_candidate_and_its_active_version_are_paired_on_the_same_opponents() -> None:
     def c(version: str, author: str, **kw: object) -> Contender:
-        base = dict(
-            house=False,
-            state="active",
-            games=20,
-            mu=25.0,
-            sigma=3.0,
-            last_played=5,
-            joined=1,
-            busy=False,
-            placement_left=0,
-        )
+        base = dict(house=False, state="active", games=20, mu=25.0, sigma=3.0,
+                    last_played=5, joined=1, busy=False, placement_left=0)
         base.update(kw)
         return Contender(version=version, author=author, **base)  # type: ignore[arg-type]
 
-    ladder = [
-        c("a@1", "ann"),
-        c("a@2", "ann", state="candidate", active_version="a@1"),
-        c("b@1", "bob"),
-        c("c@1", "cy"),
-        c("h@1", "house", house=True),
-        c("d@1", "dee", busy=True),
-    ]
+    ladder = [c("a@1", "ann"), c("a@2", "ann", state="candidate", active_version="a@1"),
+              c("b@1", "bob"), c("c@1", "cy"), c("h@1", "house", house=True),
+              c("d@1", "dee", busy=True)]
     always = Policy(share_promotion=1.0)
     choice = choose(ladder, 4, always, random.Random(1))
     assert choice is not None and choice.reason == "promotion" and choice.focus == "a@2"
@@ -551,15 +486,10 @@ def test_two_house_bots_may_meet_but_not_two_versions_of_one() -> None:
 
 
 def test_policies_that_cannot_work_are_refused() -> None:
-    for bad in (
-        dict(share_fewest=0, share_uncertain=0, share_idle=0),
-        dict(share_idle=-0.1),
-        dict(share_promotion=1.5),
-        dict(window=2.0),
-        dict(placement_matches=-1),
-        dict(uncertain_pool=0.0),
-        dict(share_fewest=float("nan")),
-    ):
+    for bad in (dict(share_fewest=0, share_uncertain=0, share_idle=0),
+                dict(share_idle=-0.1), dict(share_promotion=1.5), dict(window=2.0),
+                dict(placement_matches=-1), dict(uncertain_pool=0.0),
+                dict(share_fewest=float("nan"))):
         with pytest.raises(ConfigError):
             Policy(**bad)  # type: ignore[arg-type]
     assert Policy(uncertain_pool=0.0, share_uncertain=0.0).share_fewest == 0.5

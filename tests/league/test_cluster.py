@@ -238,7 +238,9 @@ def test_a_bot_missing_on_one_worker_is_played_elsewhere(
     assert stored_ratings(db) == stored_ratings(local_db)
 
 
-def test_a_forged_result_is_refused_and_played_again_elsewhere(tmp_path: Path, cache: Path) -> None:
+def test_a_forged_result_is_refused_and_played_again_elsewhere(
+    tmp_path: Path, cache: Path
+) -> None:
     _bots(tmp_path)
     league = _league(tmp_path, MIXED[:4], rounds=2)
     notices: list[str] = []
@@ -263,7 +265,9 @@ def test_a_forged_result_is_refused_and_played_again_elsewhere(tmp_path: Path, c
     assert stored_games(db) == stored_games(local_db)
 
 
-def test_a_cluster_of_forgers_only_stores_nothing_and_says_why(tmp_path: Path, cache: Path) -> None:
+def test_a_cluster_of_forgers_only_stores_nothing_and_says_why(
+    tmp_path: Path, cache: Path
+) -> None:
     _bots(tmp_path)
     league = _league(tmp_path, MIXED[:4], rounds=1)
     with dask_processes(tmp_path / "dask") as dask:

@@ -208,7 +208,9 @@ def test_every_key_of_every_table_has_a_row() -> None:
     """The table grows with the keys: each key of [league], [limits], [ratings],
     [[entrant]] and both games' [rules] is set by some row."""
     snippets = {
-        table: "\n".join(f"{case.get(table, '')}\n{case.get('file', '')}" for case in CASES)
+        table: "\n".join(
+            f"{case.get(table, '')}\n{case.get('file', '')}" for case in CASES
+        )
         for table in ("league", "limits", "ratings", "rules")
     }
     wanted = {

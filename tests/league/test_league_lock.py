@@ -35,7 +35,9 @@ def test_a_running_league_refuses_a_second_run_and_a_killed_one_leaves_no_lock(t
     league = builtin_league(tmp_path)  # name "b"
     db = tmp_path / "arena.db"
     ready = multiprocessing.get_context("spawn").Event()
-    holder = multiprocessing.get_context("spawn").Process(target=_hold, args=(str(db), "b", ready))
+    holder = multiprocessing.get_context("spawn").Process(
+        target=_hold, args=(str(db), "b", ready)
+    )
     holder.start()
     try:
         assert ready.wait(30), "the holder did not take the lock"

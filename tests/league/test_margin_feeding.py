@@ -76,7 +76,9 @@ def test_a_forfeiter_is_rated_no_better_than_the_lowest_at_its_table() -> None:
 def test_history_rows_hold_every_entrant_after_every_match() -> None:
     rater = Rater(Ratings(), [*NAMES, "e"], "margin", forfeit=1)
     rows = rater.apply(_match(0, [3, 2, 1, 0])) + rater.apply(_match(1, [3, 2, 1, 0]))
-    assert len(rows) == 10 and {r["entrant"] for r in rows if r["match_idx"] == 1} == {*NAMES, "e"}
+    assert len(rows) == 10 and {r["entrant"] for r in rows if r["match_idx"] == 1} == {
+        *NAMES, "e"
+    }
     again = Rater(Ratings(), [*NAMES, "e"], "margin", forfeit=1)
     rate_prefix({0: _match(0, [3, 2, 1, 0]), 1: _match(1, [3, 2, 1, 0])}, again)
     assert again.ratings == rater.ratings  # a pure function of the stored matches

@@ -243,9 +243,7 @@ def test_the_trianon_csv_has_declared_made_and_failed_per_strain(tmp_path: Path)
     assert out.splitlines()[0].split(",") == [
         *TRIX_CSV[:11],
         *(f"strain_{s}_{what}" for s in strains for what in ("declared", "made", "failed")),
-        "faults",
-        "think_wall_ms",
-        "think_cpu_ms",
+        "faults", "think_wall_ms", "think_cpu_ms",
     ]
     rows = {
         r["name"]: r for r in json.loads(arena("table", "--db", str(db), "--format", "json").stdout)
@@ -517,14 +515,8 @@ def _as_before_migration_4(db: Path, shift: int) -> None:
         con.execute("ALTER TABLE matches DROP COLUMN worker")  # migration 9
         for table in ("live_matches", "entrant_contracts"):  # migration 8
             con.execute(f"DROP TABLE {table}")
-        for table in (
-            "version_events",
-            "ladder_matches",
-            "versions",
-            "ladder_bots",
-            "authors",
-            "ladders",
-        ):  # migration 10
+        for table in ("version_events", "ladder_matches", "versions", "ladder_bots",
+                      "authors", "ladders"):  # migration 10
             con.execute(f"DROP TABLE {table}")
         for index in ("ratings_league_id_match_idx_step", "ratings_league_id_entrant_step",
                       "games_league_id_match_id_rotation"):  # fmt: skip

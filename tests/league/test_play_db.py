@@ -102,7 +102,9 @@ def test_a_named_league_refuses_other_settings_and_players(tmp_path) -> None:
     assert "league 'cup' is already in the database with seed = '1'" in other_seed.output
     other_bots = runner.invoke(app, [*base[:3], "builtin:first", *base[4:]])
     assert other_bots.exit_code == 2
-    assert "has the players random, first, random#2, but this session's are" in (other_bots.output)
+    assert "has the players random, first, random#2, but this session's are" in (
+        other_bots.output
+    )
     alone = runner.invoke(app, ["play", *base[1:4], "--game", "trianon", "--league", "cup"])
     assert alone.exit_code == 2 and "give --db PATH too" in alone.output
 

@@ -44,8 +44,8 @@ def move_timeout_warning(value: float, source: str) -> str | None:
     return (
         f"warning: {source} {value:g} s is below {MOVE_TIMEOUT_FLOOR:g} s, the shortest "
         "decision time this arena serves reliably: an honest bot will time out through no "
-        'fault of its own when another process holds its core (docs/leagues.md, "Time '
-        f'limits"); give {MOVE_TIMEOUT_FLOOR:g} or more'
+        "fault of its own when another process holds its core (docs/leagues.md, \"Time "
+        f"limits\"); give {MOVE_TIMEOUT_FLOOR:g} or more"
     )
 
 

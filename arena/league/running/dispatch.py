@@ -276,3 +276,4 @@ def _no_worker_left(loop: _Loop) -> str:
         f"{loop.source.stored_count()} matches stored are kept: make the workers able "
         "to, and run the league again to play the rest (docs/cluster.md)"
     )
+

@@ -53,7 +53,9 @@ class MatchTask:
 
     def archives_needed(self) -> set[str]:
         """The hashes of the archives this match's bots come from."""
-        return {self.shipped[name].digest for name in self.match.entrants if name in self.shipped}
+        return {
+            self.shipped[name].digest for name in self.match.entrants if name in self.shipped
+        }
 
 
 class BotCannotStart(ArenaError):
