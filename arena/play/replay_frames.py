@@ -118,12 +118,8 @@ def observers_of(game: Game, seats_shown: SeatsShown) -> list[int]:
     if isinstance(seats_shown, int) and not isinstance(seats_shown, bool):
         if 0 <= seats_shown < game.seats:
             return [seats_shown]
-        raise ConfigError(
-            f"seats_shown {seats_shown}: {game.name} has seats 0 to {game.seats - 1}"
-        )
-    raise ConfigError(
-        f"seats_shown must be 'all', 'public' or a seat number, not {seats_shown!r}"
-    )
+        raise ConfigError(f"seats_shown {seats_shown}: {game.name} has seats 0 to {game.seats - 1}")
+    raise ConfigError(f"seats_shown must be 'all', 'public' or a seat number, not {seats_shown!r}")
 
 
 def _deal_steps(
