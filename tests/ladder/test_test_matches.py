@@ -346,3 +346,79 @@ def test_the_commands(tmp_path: Path) -> None:
     for command in ("test", "tests"):
         shown = ok("ladder", command, "--help")
         assert all(option in shown for option in ("--db", "--ladder", "--token"))
+
+
+@pytest.mark.slow
+def test_kill_9_while_test_matches_are_played_then_resume(tmp_path: Path) -> None:
+    """`arena ladder run` killed with SIGKILL three times while test matches are given
+    out: no process is left, a test match given out before a kill is stored after the
+    resume with the index and seed it was given, and every one is stored once, in the
+    tests league, at an index no rated match has."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.ladder.ladder_support import RANDOM_BOT, bot_folder
+    from tests.ladder.test_ladder_resume import HOUSE, _left
+    from tests.support.bot_processes import marked_processes
+
+    ok("ladder", "init", str(ladder_file(tmp_path, extra=HOUSE)))
+    db = tmp_path / "arena.db"
+    token = ok("ladder", "author", "add", "ann", "--db", str(db)).strip()
+    env = {"ARENA_TOKEN": token}
+    ok("ladder", "submit", "rnd", str(bot_folder(tmp_path, "rnd", RANDOM_BOT.format(name="r"))),
+       "--command", "python bot.py", "--db", str(db), env=env)  # fmt: skip
+    ok("ladder", "run", "--db", str(db), "--workers", "1", "--matches", "1")  # the gate
+    houses = ["greedy@1", "random@1", "first@1", "mixed@1"]
+    for i in range(4):
+        opponents = [h for j, h in enumerate(houses) if j != i]
+        ok("ladder", "test", "rnd@1", *opponents, "--db", str(db), env=env)
+    (tmp_path / "tmp").mkdir()
+    run_env = {**os.environ, "TMPDIR": str(tmp_path / "tmp")}
+    command = [sys.executable, "-m", "arena.cli", "ladder", "run", "--db", str(db),
+               "--workers", "2"]  # fmt: skip
+    given: dict[int, tuple[int, str]] = {}  # test id -> (idx, seed), given out before a kill
+    cut: set[int] = set()
+    try:
+        for delay in (0.0, 0.7, 0.3):
+            process = subprocess.Popen(
+                command, env=run_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
+            try:
+                deadline = time.monotonic() + 90
+                while time.monotonic() < deadline and process.poll() is None:
+                    if _rows(db, "SELECT 1 FROM test_matches WHERE state = 'playing'"):
+                        break
+                    time.sleep(0.02)
+                time.sleep(delay)
+                process.send_signal(signal.SIGKILL)
+                process.wait(timeout=10)
+            finally:
+                if process.poll() is None:
+                    process.kill()
+                    process.wait(timeout=10)
+            assert _left(str(tmp_path)) == [], "processes outlived the killed run"
+            for test_id, state, idx, seed in _rows(
+                db, "SELECT id, state, idx, seed FROM test_matches WHERE idx IS NOT NULL"
+            ):
+                assert given.setdefault(test_id, (idx, seed)) == (idx, seed), test_id
+                if state == "playing":
+                    cut.add(test_id)  # given out, not stored: the kill cut it short
+        assert cut, "no kill came while a test match was being played"
+        ok("ladder", "run", "--db", str(db), "--workers", "2", "--matches", "1")
+        rows = _rows(db, "SELECT id, state, idx, seed FROM test_matches ORDER BY id")
+        assert [r[1] for r in rows] == ["stored"] * 4
+        assert all(given.get(i, (idx, seed)) == (idx, seed) for i, _, idx, seed in rows)
+        tests_league = _rows(db, "SELECT tests_league_id FROM ladders")[0][0]
+        stored = _rows(db, "SELECT idx, seed, games FROM matches WHERE league_id = ? ORDER BY idx",
+                       (tests_league,))  # fmt: skip
+        assert stored == sorted((idx, seed, 4) for _, _, idx, seed in rows)
+        rated = {r[0] for r in _rows(db, "SELECT idx FROM ladder_matches")}
+        assert not rated & {r[2] for r in rows}
+        games = _rows(db, "SELECT COUNT(*) FROM games WHERE league_id = ?", (tests_league,))
+        assert games == [(16,)]
+    finally:
+        for proc in marked_processes(str(tmp_path)):
+            os.kill(proc.pid, signal.SIGKILL)
