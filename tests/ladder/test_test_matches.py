@@ -231,6 +231,9 @@ def test_a_run_plays_a_test_match_unrated_in_the_tests_league(tmp_path: Path) ->
     stored = _rows(db, "SELECT league_id, idx, seed FROM matches WHERE idx = ?", (test["idx"],))
     assert stored == [(leagues["spring tests"], test["idx"], "s1/test/1")]
     assert _rows(db, "SELECT COUNT(*) FROM live_matches") == [(0,)]
+    code, _, err = arena("table", "--db", str(db), "--league", "spring tests")
+    assert code == 2 and "holds the unrated test matches of ladder 'spring'" in err
+    assert "alpha@2" in ok("games", "--db", str(db), "--league", "spring tests")
     games = test["games"]
     assert [g["rotation"] for g in games] == [0, 1, 2, 3]
     assert [g["seat"] for g in games] == [0, 1, 2, 3]  # alpha@2 starts in seat 0 and rotates

@@ -326,8 +326,9 @@ REQUEST_WINDOW = 3600.0  # seconds: `[tests] per_hour` counts the requests of th
 
 def _tests_league(db: sqlite_utils.Database, ladder_id: int) -> int:
     """The league row that holds the ladder's test matches (inside a transaction), made
-    the first time: the ladder's own league's game, settings, file and deal key under
-    the name "<ladder> tests". ConfigError when another league has that name."""
+    the first time: the ladder's own league's game, settings (with `tests_of`, the
+    ladder's name), file and deal key under the name "<ladder> tests". ConfigError when
+    another league has that name."""
     row = db.execute(
         "SELECT l.tests_league_id, l.name, g.game, g.settings, g.file, g.deal_key "
         "FROM ladders l JOIN leagues g ON l.league_id = g.id WHERE l.id = ?",
@@ -349,7 +350,7 @@ def _tests_league(db: sqlite_utils.Database, ladder_id: int) -> int:
             {
                 "name": league,
                 "game": game,
-                "settings": settings,
+                "settings": json.dumps({**json.loads(settings), "tests_of": name}),
                 "file": file,
                 "created_at": time.time(),
                 "deal_key": deal_key,
