@@ -246,6 +246,20 @@ def test_a_run_plays_a_test_match_unrated_in_the_tests_league(tmp_path: Path) ->
         card_codes_in(frames["frames"][0])
     )
     assert others and not card_codes_in(expand(frames)[0]) & others  # no other hand dealt
+    # the ladder's public site and API show nothing of it
+    from starlette.testclient import TestClient
+
+    from arena.web.ladder.app import make_ladder_app
+
+    site = TestClient(make_ladder_app(db), base_url="http://127.0.0.1")
+    ((rated_game,),) = _rows(db, "SELECT MIN(id) FROM games WHERE league_id = ?",
+                             (leagues["spring"],))  # fmt: skip
+    assert site.get(f"/game/{rated_game}").status_code == 200  # a rated game is public
+    for address in (f"/game/{games[0]['id']}", f"/api/v1/games/{games[0]['id']}",
+                    f"/match/{test['idx']}", f"/game/{games[0]['id']}/deal/1.json"):  # fmt: skip
+        assert site.get(address).status_code == 404, address
+    listed = site.get("/api/v1/games", params={"limit": 500}).json()["items"]
+    assert not {g["id"] for g in games} & {g["id"] for g in listed}
     # a rated run afterwards goes on above the test match's index
     run_ladder(db, workers=1, matches=1)
     indexes = [r[0] for r in _rows(db, "SELECT idx FROM ladder_matches ORDER BY idx")]
