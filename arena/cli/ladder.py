@@ -1,6 +1,6 @@
 """`arena ladder ...`: a continuous ladder (docs/ladder.md). The organiser's commands
 (`init`, `run`, `author add|revoke`, `freeze`, `finals`), the author's (`submit`,
-`promote`, `withdraw`, each with `--token` or ARENA_TOKEN), and the reading ones
+`promote`, `withdraw`, `test`, `tests`, each with `--token` or ARENA_TOKEN), and the reading ones
 (`table`, `versions`, `history`, `matches`, each with `--format text|json`), and
 `serve`, the ladder's public web site and JSON API."""
 
@@ -91,7 +91,8 @@ def run(
         typer.Option(
             min=1,
             max=100_000,
-            help="Stop after this many matches are stored (default: play until Ctrl-C or SIGTERM).",
+            help="Stop after this many rated matches are stored (default: play until Ctrl-C "
+            "or SIGTERM); test matches are played too, and not counted.",
         ),
     ] = None,
 ) -> None:
@@ -205,6 +206,45 @@ def withdraw(
     from arena.ladder.book import withdraw as do_withdraw
 
     typer.echo(do_withdraw(db, ladder, token=_token(token), spec=version))
+
+
+@command(ladder_app, "test")
+def ask_test_match(
+    version: Annotated[
+        str, typer.Argument(help="BOT@N: your version to try (active, a candidate or retired).")
+    ],
+    opponents: Annotated[
+        list[str],
+        typer.Argument(
+            help="The opponents, BOT@N each: as many as the table has other seats (3 in "
+            "Trix, 2 in Trianon), each a version that plays now (house bots included).",
+            show_default=False,
+        ),
+    ],
+    db: Db = Path("arena.db"),
+    ladder: LadderName = None,
+    token: Token = None,
+) -> None:
+    """Ask for an unrated test match of your version against opponents you pick: one
+    seat-rotated match, played by `arena ladder run`, stored apart from the rated
+    matches (no rating, no health, no promotion evidence)."""
+    from arena.ladder.book import request_test
+
+    typer.echo(request_test(db, ladder, token=_token(token), spec=version, opponents=opponents))
+
+
+@command(ladder_app, "tests")
+def tests_command(
+    db: Db = Path("arena.db"),
+    ladder: LadderName = None,
+    token: Token = None,
+    fmt: Format = TextOrJson.TEXT,
+) -> None:
+    """Your test matches, newest first: state, opponents, and once stored their games
+    and your version's seat in each (`arena replay ID --seat N --db ...` shows one)."""
+    from arena.ladder.reports import tests_report
+
+    typer.echo(tests_report(db, ladder, _token(token), fmt))
 
 
 @command(ladder_app, "freeze")

@@ -1,6 +1,6 @@
 """The ladder's book: every change a command makes outside a run. A ladder made from
-its file, authors added and revoked, versions submitted, promoted and withdrawn, the
-ladder frozen (docs/ladder.md).
+its file, authors added and revoked, versions submitted, promoted and withdrawn, test
+matches asked for, the ladder frozen (docs/ladder.md).
 
 An author's command proves who is asking with a token (`--token` or `ARENA_TOKEN`):
 a wrong, revoked or another author's token changes nothing and says so in one line,
@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import math
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +26,7 @@ from arena.ladder.tokens import hash_token, new_token, token_author, token_match
 from arena.ladder.uploads import store_upload
 from arena.league.definition.config import bot_spec_problem, check_entrant_name
 from arena.league.definition.names import nfc
-from arena.league.store import open_db, open_existing
+from arena.league.store import ladder_reads, open_db, open_existing
 from arena.league.store.ladder_reads import (
     author_by_id,
     author_row,
@@ -33,10 +35,12 @@ from arena.league.store.ladder_reads import (
     version_rows,
 )
 from arena.league.store.ladder_writes import (
+    REQUEST_WINDOW,
     add_author,
     add_version,
     create_ladder,
     freeze_ladder,
+    queue_test_match,
     revoke_author,
     set_states,
     update_ladder_settings,
@@ -63,6 +67,9 @@ STATES = (
     State.SUSPENDED, State.WITHDRAWN,
 )  # fmt: skip
 PLAYING = (State.ACTIVE, State.CANDIDATE)
+# An author's version that may play a test match: one the gate passed and that neither
+# its faults nor its author took off the ladder (a retired version may be tried again).
+TESTABLE = (State.ACTIVE, State.CANDIDATE, State.RETIRED)
 
 
 class TokenRefused(ArenaError):
@@ -375,3 +382,111 @@ def freeze(db_path: Path, ladder_name: str | None) -> str:
         f"ladder {ladder.config.name!r} is frozen: no submission or promotion from now on; "
         "its matches go on (`arena ladder finals` plays the final)"
     )
+
+
+def request_test(
+    db_path: Path,
+    ladder_name: str | None,
+    *,
+    token: str | None,
+    spec: str,
+    opponents: list[str],
+    now: float | None = None,
+) -> str:
+    """The author's unrated test match (docs/ladder.md, "Test matches"): their version
+    `spec` (BOT@N: active, candidate or retired, one the gate passed) against the
+    `opponents` they pick (seats - 1 versions, BOT@N, each active or a candidate:
+    house bots, other authors' versions, their own other versions), queued for `arena
+    ladder run`, which plays it as one seat-rotated match and stores it apart from the
+    rated matches. Refused (ConfigError, nothing written) past `[tests] per_hour`
+    requests in the hour before `now`; another author's bot is refused as a wrong token
+    is. Allowed while the ladder is frozen: a test match changes nothing rated."""
+    now = time.time() if now is None else now
+    with writing(db_path) as db:
+        ladder = open_ladder(db, ladder_name)
+        author = authenticated(db, ladder, token)
+        if "@" not in spec:
+            raise ConfigError("a test match names one version of yours: BOT@N")
+        (version,) = version_named(db, ladder, spec, author)
+        entrant = version["entrant"]
+        if version["state"] not in TESTABLE:
+            raise ConfigError(
+                f"{entrant} is {version['state']}: a test match plays a version the gate "
+                "passed that is active, a candidate or retired"
+            )
+        names = _opponents(db, ladder, entrant, opponents)
+        limit = ladder.config.tests.per_hour
+        if limit == 0:
+            raise ConfigError(
+                f"ladder {ladder.config.name!r} takes no test matches ([tests] per_hour = 0)"
+            )
+        test_id = queue_test_match(
+            db,
+            ladder_id=ladder.id,
+            author_id=author["id"],
+            entrant=entrant,
+            opponents=names,
+            seed_prefix=f"{ladder.config.seed}/test/",
+            per_hour=limit,
+            now=now,
+        )
+        if test_id is None:
+            asked = ladder_reads.test_requests_since(
+                db, ladder.id, author["id"], now - REQUEST_WINDOW
+            )
+            wait = max(1, math.ceil(((asked[0] if asked else now) + REQUEST_WINDOW - now) / 60))
+            raise ConfigError(
+                f"you asked for {len(asked)} test matches in the last hour, as many as "
+                f"ladder {ladder.config.name!r} allows ([tests] per_hour = {limit}): nothing "
+                f"was queued; ask again in {wait} minute{'s' if wait != 1 else ''}"
+            )
+    return f"test match {test_id} queued: {entrant} against {', '.join(names)}"
+
+
+def _opponents(
+    db: sqlite_utils.Database, ladder: Ladder, entrant: str, opponents: list[str]
+) -> list[str]:
+    """The opponents of a test match, checked: seats - 1 different versions (BOT@N),
+    each active or a candidate now, none the version tested."""
+    seats = ladder.config.engine.seats
+    names = [nfc(o.strip()) for o in opponents]
+    if len(names) != seats - 1:
+        raise ConfigError(
+            f"a {ladder.config.game} table has {seats} seats: name {seats - 1} opponents "
+            f"(BOT@N), not {len(names)}"
+        )
+    versions = {v["entrant"]: v for v in version_rows(db, ladder.id)}
+    for name in names:
+        if name == entrant:
+            raise ConfigError(f"{entrant} cannot be its own opponent: name other versions")
+        if names.count(name) > 1:
+            raise ConfigError(f"{name} is named twice: a version sits at one seat of a table")
+        row = versions.get(name)
+        if row is None:
+            active = [
+                v["entrant"]
+                for v in versions.values()
+                if v["bot"] == name.partition("@")[0] and v["state"] == State.ACTIVE
+            ]
+            hint = f" (its active version is {active[0]})" if active else ""
+            raise ConfigError(
+                f"no version {name!r} in ladder {ladder.config.name!r}{hint}: an opponent "
+                "is a version, BOT@N, that plays now (`arena ladder versions` lists them)"
+            )
+        if row["state"] not in PLAYING:
+            raise ConfigError(
+                f"{name} is {row['state']}: an opponent is a version that plays now "
+                "(active or a candidate)"
+            )
+    return names
+
+
+def my_test_matches(
+    db_path: Path, ladder_name: str | None, *, token: str | None
+) -> list[dict[str, Any]]:
+    """The test matches of the author whose token this is, newest first
+    (`ladder_reads.test_match_rows`); nobody else's."""
+    with reading(db_path) as db:
+        ladder = open_ladder(db, ladder_name)
+        author = authenticated(db, ladder, token)
+        return ladder_reads.test_match_rows(db, ladder.id, author["id"])

@@ -2,7 +2,7 @@
 
 `[ladder]` (name, game, seed), `[rules]`, `[limits]` and `[ratings]` as in league
 files (read by the same code, so the same keys, ranges and messages), and the ladder's
-own tables: `[matchmaking]`, `[gate]`, `[promotion]`, `[health]` and `[[house]]`
+own tables: `[matchmaking]`, `[gate]`, `[promotion]`, `[health]`, `[tests]` and `[[house]]`
 entrants (bots the organiser runs to anchor the ratings). Every key of the ladder's
 own tables is a field of the setting it fills, read with the range below; an error
 names the file, the table, the key, the value and what is allowed (docs/ladder.md).
@@ -55,7 +55,7 @@ from arena.play.matches import Rotations
 
 TOP_KEYS = {
     "ladder", "rules", "limits", "ratings", "matchmaking", "gate", "promotion", "health",
-    "house", "cluster",
+    "tests", "house", "cluster",
 }  # fmt: skip
 LADDER_KEYS = {"name", "game", "seed", "rotations", "deal_key"}
 MAX_HOUSE = 100
@@ -91,8 +91,19 @@ RANGES: dict[str, dict[str, tuple[float, float, str]]] = {
         "max_fault_rate": (0, 1, "a share of decisions from 0 to 1"),
         "max_crash_games": (0, 100_000, "a whole number of games (0: never)"),
     },
+    "tests": {
+        "per_hour": (0, 1_000, "a whole number of test matches from 0 to 1,000 (0: none)"),
+    },
 }
 CHOICES = {("promotion", "mode"): ("auto", "manual")}
+
+
+@dataclass(frozen=True)
+class RequestLimits:
+    """`[tests]`: the unrated test matches an author may ask for (docs/ladder.md, "Test
+    matches"): at most `per_hour` in any hour (0: the ladder takes none)."""
+
+    per_hour: int = 10
 
 
 @dataclass(frozen=True)
@@ -119,6 +130,7 @@ class LadderConfig:
     promotion: PromotionSettings
     health: HealthSettings
     house: tuple[HouseBot, ...]
+    tests: RequestLimits = dataclasses.field(default_factory=RequestLimits)
     options: Any = dataclasses.field(default=None, compare=False)  # the parsed rule options
     deal_key: str = dataclasses.field(default="", repr=False)
     cluster: str = ""
@@ -234,6 +246,7 @@ def parse_ladder(path: Path, data: dict[str, Any]) -> LadderConfig:
         promotion=_settings(path, "promotion", data.get("promotion", {}), PromotionSettings),
         health=_settings(path, "health", data.get("health", {}), HealthSettings),
         house=_house(path, top, data.get("house", []), game.seats),
+        tests=_settings(path, "tests", data.get("tests", {}), RequestLimits),
         options=read_rules(path, top, data.get("rules", {}), game),
         deal_key=deal_key,
         cluster=address,

@@ -1,5 +1,5 @@
 """What the ladder's reading commands print: `arena ladder table`, `versions`,
-`history BOT` and `matches`, each as text or JSON (the JSON fields named in
+`history BOT`, `matches` and an author's `tests`, each as text or JSON (the JSON fields named in
 docs/ladder.md are a contract other tools read).
 
 The table shows each bot's active version (and the house bots): place, bot, version,
@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from arena.ladder.book import Ladder, State, open_ladder, reading
+from arena.ladder.book import Ladder, State, my_test_matches, open_ladder, reading
 from arena.league.reports.formats import TextOrJson, pad, text_safe
 from arena.league.standings.places import evidence, place_ranges, place_text
 from arena.league.standings.stats import margin_samples, mean_interval
@@ -253,6 +253,43 @@ def matches_report(db_path: Path, ladder_name: str | None, fmt: TextOrJson, limi
         for m in out
     ]
     return "\n".join(lines) if lines else "no match chosen yet"
+
+
+def test_item(row: dict[str, Any]) -> dict[str, Any]:
+    """One test match as `arena ladder tests --format json` gives it."""
+    return {
+        "test": row["id"],
+        "version": row["entrant"],
+        "opponents": row["opponents"],
+        "state": row["state"],
+        "reason": row["reason"],
+        "match": row["idx"],
+        "seed": row["seed"],
+        "requested_at": _when(row["requested_at"]),
+        "started_at": _when(row["started_at"]),
+        "finished_at": _when(row["finished_at"]),
+        "games": [
+            {"id": g["id"], "rotation": g["rotation"], "seat": g["seat"]} for g in row["games"]
+        ],
+    }
+
+
+def tests_report(db_path: Path, ladder_name: str | None, token: str | None, fmt: TextOrJson) -> str:
+    """The author's own test matches, newest first (the token says whose)."""
+    out = [test_item(r) for r in my_test_matches(db_path, ladder_name, token=token)]
+    if fmt == TextOrJson.JSON:
+        return json.dumps(out, indent=2, ensure_ascii=False)
+    lines = []
+    for t in out:
+        games = ", ".join(f"{g['id']} (seat {g['seat']})" for g in t["games"])
+        lines.append(
+            f"test {t['test']:>5} {t['state']:<8} {text_safe(t['version'])} against "
+            + ", ".join(text_safe(o) for o in t["opponents"])
+            + f"  asked {t['requested_at']}"
+            + (f"; games {games}" if games else "")
+            + (f"; {text_safe(t['reason'])}" if t["state"] == "dropped" else "")
+        )
+    return "\n".join(lines) if lines else "no test match asked for yet (`arena ladder test`)"
 
 
 def _when(stamp: float | None) -> str | None:

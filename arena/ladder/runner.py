@@ -11,6 +11,9 @@ thread of their own, so a slow gate never stops the matches.
 Ctrl-C or SIGTERM end the run cleanly: the bots are ended, and the matches in flight
 stay queued in the database, to be played first when the ladder runs again. A worker
 that dies is the machine's fault, never a bot's: its match is played again.
+
+The test matches authors ask for are played by the same loop, unrated, and stored in
+the ladder's tests league (arena/ladder/source.py says how they are kept apart).
 """
 
 from __future__ import annotations
@@ -35,8 +38,8 @@ from arena.league.running.dispatch import WorkerDied, run_matches
 from arena.league.running.lock import league_lock
 from arena.league.running.schedule_source import TaskTemplate
 from arena.league.store import clear_in_flight, open_db, stored_deal_key
-from arena.league.store.ladder_reads import version_rows
-from arena.league.store.ladder_writes import drop_matches, set_gate_report
+from arena.league.store.ladder_reads import tests_league_id, version_rows
+from arena.league.store.ladder_writes import drop_matches, drop_test_matches, set_gate_report
 from arena.league.workers.bot_archives import ShippedBot, own_files, pack_folder
 from arena.league.workers.executors import MatchExecutor, open_executor
 from arena.league.workers.worker import Lifecycle
@@ -114,7 +117,7 @@ def _run(ladder: Ladder, db, db_path: Path, summary: LadderRunSummary, run: _Opt
     log_dir = run_log_folder(logs)
     cluster = run.cluster or ladder.config.cluster
     template = TaskTemplate(log_dir, db_path, run.lifecycle)
-    clear_in_flight(db, ladder.league_id)
+    _clear_in_flight(db, ladder)
     if sweep_incoming(ladder.store):
         run.say(f"removed the unpacking folders of submissions killed in {ladder.store}")
     gates = _Gates(db_path, ladder, log_dir / "gate", run.say)
@@ -127,7 +130,7 @@ def _run(ladder: Ladder, db, db_path: Path, summary: LadderRunSummary, run: _Opt
                 source = _source(ladder, db, template, run, played_before)
             gates.start()
             source.refresh()
-            if not source.queue and source.choose() is None:
+            if not source.queue and not source.tests and source.choose() is None:
                 summary.stored = source.stored_count()
                 if gates.idle() and run.matches is not None and not _waiting(db, ladder):
                     run.say(
@@ -156,6 +159,7 @@ def _run(ladder: Ladder, db, db_path: Path, summary: LadderRunSummary, run: _Opt
                 deaths[err.index] = deaths.get(err.index, 0) + 1
                 if deaths[err.index] >= MAX_DEATHS:
                     drop_matches(db, ladder.id, [err.index])
+                    _drop_test(db, ladder, source, err.index)
                     run.say(
                         f"{err}; match {err.index} took its worker down {MAX_DEATHS} times "
                         "and is dropped (no version is charged); the others in flight are "
@@ -175,7 +179,23 @@ def _run(ladder: Ladder, db, db_path: Path, summary: LadderRunSummary, run: _Opt
     finally:
         summary.gated = gates.stop()
         with contextlib.suppress(Exception):
-            clear_in_flight(db, ladder.league_id)
+            _clear_in_flight(db, ladder)
+
+
+def _clear_in_flight(db, ladder: Ladder) -> None:
+    """No match of the ladder (rated, or a test match) is in flight any more."""
+    clear_in_flight(db, ladder.league_id)
+    tests = tests_league_id(db, ladder.id)
+    if tests is not None:
+        clear_in_flight(db, tests)
+
+
+def _drop_test(db, ladder: Ladder, source: LadderSource, index: int) -> None:
+    """The test match given out as `index` (if it was one) is dropped: it took its
+    worker down too often."""
+    test = source.testing.get(index)
+    if test is not None:
+        drop_test_matches(db, ladder.id, [(test.id, f"it took its worker down {MAX_DEATHS} times")])
 
 
 def _source(
@@ -184,8 +204,7 @@ def _source(
     """The ladder's source as the database has it now (rebuilt for each round of the
     loop, so a worker lost mid-match leaves nothing behind in memory)."""
     ladder = open_ladder(db, ladder.config.name)  # frozen, or settings taken again
-    source = LadderSource.open(ladder, db, template)
-    source.say = run.say
+    source = LadderSource.open(ladder, db, template, run.say)
     source.progress = run.progress
     if run.matches is not None:
         source.limit = max(0, run.matches - played_before)

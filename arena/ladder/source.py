@@ -8,6 +8,21 @@ recent games, the promotion tests' evidence) is rebuilt from the database when a
 starts (`LadderSource.open`), so `kill -9` at any moment loses nothing: a match
 chosen but not stored is played again, with its seed and seats, when the run resumes;
 a stored one is never played again (`store_match` judges by its index).
+
+Test matches (docs/ladder.md, "Test matches") go through the same loop, unrated. An
+author's request waits in `test_matches` (queued); the source gives it out before it
+chooses a new rated table, once its versions are free (and not held for a queued rated
+table), and the versions of the oldest waiting one are kept out of new rated tables
+until it starts, so a busy ladder cannot starve it. When it is given out it takes the
+next index of the ladder's one counter, written to its row (playing) before a worker
+has it: a rated match and a test match never share an index, so the run's own
+bookkeeping (which match a returned one is), the live file of a match in flight (keyed
+by the ladder's name and the index) and the index `store_match` judges by are never
+ambiguous. Its games are stored in the ladder's tests league (`ladders.tests_league_id`),
+never in the ladder's own, with no rating, no rating history, no health and no
+promotion evidence; its row is marked stored in the same transaction. A run killed
+after giving it out plays it again, as the same index with the same seed, when it
+resumes; a stored one never again.
 """
 
 from __future__ import annotations
@@ -26,7 +41,7 @@ from typing import Any
 
 import sqlite_utils
 
-from arena.ladder.book import PLAYING, Ladder, State
+from arena.ladder.book import PLAYING, TESTABLE, Ladder, State
 from arena.ladder.config import version_spec
 from arena.ladder.health import health_problem
 from arena.ladder.matchmaking import Choice, Contender, choose
@@ -41,16 +56,24 @@ from arena.league.store import load_outcomes, mark_in_flight, store_match, store
 from arena.league.store.ladder_reads import (
     ladder_by_name,
     ladder_match_rows,
+    last_test_index,
     recent_games,
     stored_order,
+    tests_league_id,
     version_rows,
+    waiting_test_matches,
 )
 from arena.league.store.ladder_writes import (
     drop_matches,
+    drop_test_matches,
     ladder_match_stored,
+    mark_tests_stored,
     queue_matches,
     set_states,
+    test_match_given,
+    test_match_stored,
 )
+from arena.league.store.reads import stored_match_indexes
 from arena.league.workers.bot_archives import ShippedBot
 from arena.league.workers.match_task import MatchTask
 from arena.play.faults import FaultKind
@@ -77,6 +100,19 @@ class VersionRecord:
     joined: int = 0  # the counter when it could first play
     busy: bool = False
     recent: list[tuple[int, int, int]] = field(default_factory=list)  # newest first
+
+
+@dataclass
+class TestMatch:
+    """A test match an author asked for, as the run follows it."""
+
+    id: int
+    author: str
+    entrants: tuple[str, ...]  # the author's version, then the opponents (rotation 0)
+    seed: str
+    idx: int | None = None  # the match index, once given out
+
+    __test__ = False  # no pytest test class, wherever a test imports it
 
 
 @dataclass(frozen=True)
@@ -118,16 +154,26 @@ class LadderSource:
     say: Callable[[str], None] = lambda text: None
     ship: Callable[[str, str], ShippedBot | None] | None = None  # on a cluster
     shipped: dict[str, ShippedBot] = field(default_factory=dict)
+    tests: list[TestMatch] = field(default_factory=list)  # asked for, not given out
+    testing: dict[int, TestMatch] = field(default_factory=dict)  # idx -> given out
+    test_indexes: set[int] = field(default_factory=set)  # every idx a test match was given
+    test_ids: set[int] = field(default_factory=set)  # every test match this source has seen
+    tests_league: int | None = None  # the league row of the test matches' games
 
     # -- opening ------------------------------------------------------------------
 
     @classmethod
     def open(
-        cls, ladder: Ladder, db: sqlite_utils.Database, template: TaskTemplate
+        cls,
+        ladder: Ladder,
+        db: sqlite_utils.Database,
+        template: TaskTemplate,
+        say: Callable[[str], None] | None = None,
     ) -> LadderSource:
         """The ladder as stored: every stored match rated in the order stored, the
         versions' counts and recent games, the tests' evidence, and the chosen matches
-        not stored yet queued to be played first."""
+        not stored yet queued to be played first (and the test matches not stored yet;
+        `say` is told of those dropped as it opens)."""
         config = ladder.config
         source = cls(
             ladder=ladder,
@@ -136,6 +182,9 @@ class LadderSource:
             rater=Rater(config.ratings, [], "margin", 1),
             deal_key=stored_deal_key(db, ladder.league_id),
         )
+        if say is not None:
+            source.say = say
+        source._open_tests()
         source.refresh()
         outcomes = load_outcomes(db, ladder.league_id, deals=False)
         order = stored_order(db, ladder.league_id)
@@ -146,7 +195,11 @@ class LadderSource:
         source.stored_count_ = len(order)
         rows = ladder_match_rows(db, ladder.id)
         source.chosen = {row["idx"]: row for row in rows}
-        source.counter = max([*(r["idx"] + 1 for r in rows), *(i + 1 for i in order), 0])
+        source.counter = max(  # above every index given: rated, stored, or a test match's
+            [*(r["idx"] + 1 for r in rows), *(i + 1 for i in order), 0],
+            default=0,
+        )
+        source.counter = max(source.counter, last_test_index(db, ladder.id) + 1)
         for row in rows:  # when each version last started a match
             for name in row["entrants"]:
                 if name in source.versions:
@@ -169,6 +222,39 @@ class LadderSource:
             if row["state"] == "queued" and row["idx"] not in stored:
                 source.queue.append(_scheduled(row, len(source._rotations())))
         return source
+
+    def _open_tests(self) -> None:
+        """The test matches not stored yet, queued to be played (those given out by a
+        run that ended first, as the index they were given); a row whose games are
+        stored (killed between the two, which one transaction prevents) marked so."""
+        self.tests_league = tests_league_id(self.db, self.ladder.id)
+        stored = (
+            stored_match_indexes(self.db, self.tests_league)
+            if self.tests_league is not None
+            else set()
+        )
+        done = []
+        for row in waiting_test_matches(self.db, self.ladder.id):
+            if row["idx"] is not None and row["idx"] in stored:
+                done.append(row["id"])
+                continue
+            self._take_test(row)
+        if done:
+            mark_tests_stored(self.db, self.ladder.id, done)
+        self.tests.sort(key=lambda t: (t.idx is None, t.id))  # those given out before first
+
+    def _take_test(self, row: Mapping[str, Any]) -> None:
+        self.test_ids.add(row["id"])
+        test = TestMatch(
+            id=row["id"],
+            author=row["author"],
+            entrants=tuple(row["entrants"]),
+            seed=row["seed"],
+            idx=row["idx"],
+        )
+        if test.idx is not None:
+            self.test_indexes.add(test.idx)
+        self.tests.append(test)
 
     def _absorb(self, outcome: MatchOutcome) -> None:
         """Take one stored match into the ratings and the counts."""
@@ -211,17 +297,56 @@ class LadderSource:
         if gone:
             self.queue = [m for m in self.queue if m not in gone]
             drop_matches(self.db, self.ladder.id, [m.index for m in gone])
+        self._refresh_tests()
+
+    def _refresh_tests(self) -> None:
+        """Test matches asked for since the last look joined to the queue; waiting ones
+        whose versions left the ladder meanwhile dropped, saying which and why."""
+        if self.tests_league is None:
+            self.tests_league = tests_league_id(self.db, self.ladder.id)
+            if self.tests_league is None:
+                return  # nobody has asked for a test match yet
+        for row in waiting_test_matches(self.db, self.ladder.id):
+            if row["id"] not in self.test_ids:
+                self._take_test(row)
+        dropped = [(test, self._test_problem(test)) for test in self.tests]
+        dropped = [(test, why) for test, why in dropped if why]
+        if dropped:
+            gone = {test.id for test, _ in dropped}
+            self.tests = [test for test in self.tests if test.id not in gone]
+            drop_test_matches(self.db, self.ladder.id, [(test.id, why) for test, why in dropped])
+            for test, why in dropped:
+                self.say(f"test match {test.id} is dropped: {why}")
+
+    def _test_problem(self, test: TestMatch) -> str:
+        """Why a waiting test match can no longer be played ("" when it can): its
+        version must still be one its author may test, its opponents still playing."""
+        for seat, name in enumerate(test.entrants):
+            record = self.versions.get(name)
+            allowed = TESTABLE if seat == 0 else PLAYING
+            if record is None or record.state not in allowed:
+                state = record.state if record is not None else "gone"
+                return f"{name} is {state}"
+        return ""
 
     # -- the MatchSource interface ------------------------------------------------
 
     def next_match(self) -> ScheduledMatch | None:
-        if self.stopping or (self.limit is not None and self.given >= self.limit):
+        """The next match to give out: a chosen rated table waiting for its versions,
+        else a test match whose versions are free, else a new rated table. `--matches`
+        counts rated matches only: test matches are given out past it."""
+        if self.stopping:
             return None
         self.refresh()
-        for match in self.queue:
-            if not any(self.versions[e].busy for e in match.entrants):
-                self.queue.remove(match)
-                return self._give(match)
+        limited = self.limit is not None and self.given >= self.limit
+        if not limited:
+            for match in self.queue:
+                if not any(self.versions[e].busy for e in match.entrants):
+                    self.queue.remove(match)
+                    return self._give(match)
+        test = self._next_test()
+        if test is not None or limited:
+            return test
         choice = self.choose()
         if choice is None:
             return None
@@ -250,11 +375,37 @@ class LadderSource:
         )
         return choose(contenders, config.engine.seats, config.matchmaking, rng)
 
+    def _next_test(self) -> ScheduledMatch | None:
+        """The oldest waiting test match whose versions are all free (none in a match,
+        none held for a queued rated table), given out: it takes the counter's next
+        index (kept when a run gave it one before), written to its row first."""
+        reserved = {name for match in self.queue for name in match.entrants}
+        for test in self.tests:
+            if any(
+                name in reserved or name not in self.versions or self.versions[name].busy
+                for name in test.entrants
+            ):
+                continue
+            self.tests.remove(test)
+            if test.idx is None:
+                test.idx = self.counter
+                self.counter += 1
+            test_match_given(self.db, self.ladder.id, test.id, test.idx)
+            self.test_indexes.add(test.idx)
+            self.testing[test.idx] = test
+            for name in test.entrants:
+                self.versions[name].busy = True
+            return ScheduledMatch(test.idx, test.entrants, test.seed)
+        return None
+
     def contenders(self) -> list[Contender]:
-        """Every version that may play now, as the matchmaker sees it."""
+        """Every version that may play now, as the matchmaker sees it. The versions of
+        a queued rated table, and of the oldest waiting test match, are held for them."""
         placement = self.ladder.config.matchmaking.placement_matches
         active = {r.bot: r.entrant for r in self.versions.values() if r.state == State.ACTIVE}
         reserved = {name for match in self.queue for name in match.entrants}
+        if self.tests:
+            reserved |= set(self.tests[0].entrants)
         out = []
         for record in self.versions.values():
             if record.state not in PLAYING:
@@ -330,9 +481,13 @@ class LadderSource:
         return match
 
     def give_back(self, match: ScheduledMatch) -> None:
-        self.given -= 1
         for name in match.entrants:
             self.versions[name].busy = False
+        test = self.testing.pop(match.index, None)
+        if test is not None:
+            self.tests.insert(0, test)  # its row stays "playing" with its index
+            return
+        self.given -= 1
         self.queue.insert(0, match)
 
     def task(self, match: ScheduledMatch) -> MatchTask:
@@ -360,11 +515,22 @@ class LadderSource:
         )
 
     def started(self, match: ScheduledMatch) -> None:
+        league = self.tests_league if match.index in self.test_indexes else None
         mark_in_flight(
-            self.db, self.ladder.league_id, match.index, match.entrants, run_pid=os.getpid()
+            self.db,
+            league if league is not None else self.ladder.league_id,
+            match.index,
+            match.entrants,
+            run_pid=os.getpid(),
         )
 
+    def is_test(self, index: int) -> bool:
+        """Whether match `index` is a test match (given out by this run or an earlier)."""
+        return index in self.test_indexes
+
     def store(self, played: PlayedMatch) -> bool:
+        if self.is_test(played.index):
+            return self._store_test(played)
         outcome = played.outcome()
         row = self.chosen.get(played.index, {})
         saved = self._snapshot()
@@ -415,7 +581,31 @@ class LadderSource:
         for name, (matches, games) in counts.items():
             self.versions[name].matches, self.versions[name].games = matches, games
 
+    def _store_test(self, played: PlayedMatch) -> bool:
+        """A test match stored in the tests league, its row marked stored in the same
+        transaction; unrated: nothing of it reaches the ratings, the rating history,
+        the versions' counts, health or a promotion test. False when its index is stored
+        there already (a match a cluster sent twice)."""
+        test = self.testing.get(played.index)
+        if test is None or self.tests_league is None:
+            return False  # not given out by this run: a stray copy of one stored already
+        league = self.tests_league
+
+        def also(db: sqlite_utils.Database) -> None:
+            test_match_stored(db, self.ladder.id, league, test.id, played.entrants)
+
+        return store_match(self.db, league, played, also=also)
+
     def stored(self, played: PlayedMatch, loop: LoopCounts) -> None:
+        test = self.testing.pop(played.index, None)
+        if test is not None:
+            for name in played.entrants:
+                self.versions[name].busy = False
+            self.say(
+                f"test match {test.id} stored (match {played.index}, {len(played.games)} "
+                f"games, unrated): {test.entrants[0]} against {', '.join(test.entrants[1:])}"
+            )
+            return
         self.played += 1
         events: list[str] = []
         for name in played.entrants:

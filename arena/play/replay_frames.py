@@ -8,7 +8,10 @@ hidden state (T-8, N-8): the page shows what these dicts hold and derives nothin
 seat could or could not know. The table with every hand is the seats' own hands side by
 side; a game still being played is shown from the spectator's view alone
 (`observe(state, PUBLIC)`: no hand, no legal actions), with the fault records cut
-to their kind (their detail names the legal actions, which tell a hand).
+to their kind (their detail names the legal actions, which tell a hand). A seat's own
+view (`seats_shown` a seat number: an author watching their bot's seat of a ladder test
+match) is `observe(state, seat)` alone: that seat's hand and legal actions, no other
+seat's hidden card, and the fault records of other seats cut as a spectator's are.
 
 Step 0 is the deal's start, step k the table after the deal's k-th decision; a deal
 that ended has one more step, its end: `observe` of a copy of the state whose game ends
@@ -46,7 +49,7 @@ from arena.games.base import PUBLIC, Game
 from arena.play.seat_view import event_fault, replay_options, replay_steps
 
 FRAMES_FORMAT = "arena-frames/1"
-SeatsShown = Literal["all", "public"]
+SeatsShown = Literal["all", "public"] | int  # every seat, a spectator, or one seat
 PREFIX_KEYS = ("events",)  # view keys whose lists only grow during a deal
 # What a spectator is told of a fault: not its detail, expected or got, which name the
 # legal actions or the bot's answer (a card it holds).
@@ -59,9 +62,11 @@ def deal_frames(
     replay: Mapping[str, Any], deal: int, seats_shown: SeatsShown = "all"
 ) -> dict[str, Any]:
     """The `arena-frames/1` document of deal `deal` (from 1) of a checked arena-replay/1
-    replay: every seat's view at every step (`seats_shown` "all"), or only the
-    spectator's (`"public"`, for a game still being played). ConfigError when the deal
-    is not in the game or the replay's events are not a game the engine plays."""
+    replay: every seat's view at every step (`seats_shown` "all"), only the
+    spectator's (`"public"`, for a game still being played), or only seat N's
+    (`seats_shown` N: what that seat's bot was shown, and no other seat's hidden card).
+    ConfigError when the deal is not in the game, the seat is not one of the game's, or
+    the replay's events are not a game the engine plays."""
     deals = replay["deals"]
     if not 1 <= deal <= len(deals):
         raise ConfigError(f"deal {deal}: this game has deals 1 to {len(deals)}")
@@ -79,13 +84,12 @@ def _frame_documents(
     replay: Mapping[str, Any], seats_shown: SeatsShown, only: int | None
 ) -> dict[int, dict[str, Any]]:
     game = get_game(replay["game"])
-    if seats_shown not in ("all", "public"):
-        raise ConfigError(f"seats_shown must be 'all' or 'public', not {seats_shown!r}")
-    observers = list(range(game.seats)) if seats_shown == "all" else [PUBLIC]
+    observers = observers_of(game, seats_shown)
     steps: dict[int, tuple[list[list[dict[str, Any]]], list[dict[str, Any]]]] = {}
     for number, views, meta in _deal_steps(game, replay, observers, only):
-        if seats_shown == "public" and "fault" in meta:
-            meta["fault"] = {k: meta["fault"][k] for k in PUBLIC_FAULT_KEYS if k in meta["fault"]}
+        fault = meta.get("fault")
+        if fault is not None and seats_shown != "all" and fault.get("seat") != seats_shown:
+            meta["fault"] = {k: fault[k] for k in PUBLIC_FAULT_KEYS if k in fault}
         deal_views, deal_meta = steps.setdefault(number, ([], []))
         deal_views.append(views)
         deal_meta.append(meta)
@@ -102,6 +106,20 @@ def _frame_documents(
         }
         for number, (views, meta) in steps.items()
     }
+
+
+def observers_of(game: Game, seats_shown: SeatsShown) -> list[int]:
+    """The seats whose views the frames hold: every seat ("all"), the spectator
+    ("public", `PUBLIC`) or one seat (its number); ConfigError for anything else."""
+    if seats_shown == "all":
+        return list(range(game.seats))
+    if seats_shown == "public":
+        return [PUBLIC]
+    if isinstance(seats_shown, int) and not isinstance(seats_shown, bool):
+        if 0 <= seats_shown < game.seats:
+            return [seats_shown]
+        raise ConfigError(f"seats_shown {seats_shown}: {game.name} has seats 0 to {game.seats - 1}")
+    raise ConfigError(f"seats_shown must be 'all', 'public' or a seat number, not {seats_shown!r}")
 
 
 def _deal_steps(
@@ -243,8 +261,10 @@ def game_outline(replay: Mapping[str, Any], seats_shown: SeatsShown = "all") -> 
     ranks (None while the game is being played), and per deal its number, label (the
     Trix contract, the Trianon bid or "trianon"; "" while it is played), declarer and
     whether it was made (Trianon), scores, its number of steps (step 0 to steps - 1)
-    and the steps of its fallbacks."""
+    and the steps of its fallbacks. ConfigError for a `seats_shown` the game has not
+    (`observers_of`)."""
     game = get_game(replay["game"])
+    observers_of(game, seats_shown)
     deals = replay["deals"]
     steps = [0] * len(deals)
     marks: list[dict[str, Any]] = []

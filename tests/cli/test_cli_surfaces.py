@@ -105,7 +105,8 @@ def world(tmp_path_factory) -> dict[str, Path]:
 
 def _ladder_world(root: Path, db: Path) -> tuple[Path, str, Path]:
     """A ladder in the same database, for `arena ladder ...`: an author (her token),
-    her bot `alpha` in two versions (@1 retired, @2 checking), a folder to submit."""
+    her bot `alpha` in two versions (@1 retired, @2 checking), a folder to submit, and
+    three house bots (greedy@1, random@1, first@1: a test match's opponents)."""
     from arena.ladder.book import author_add, init_ladder, submit
     from arena.ladder.config import load_ladder
     from arena.league.store import open_db
@@ -113,7 +114,7 @@ def _ladder_world(root: Path, db: Path) -> tuple[Path, str, Path]:
     from arena.league.store.ladder_writes import set_states
     from tests.ladder.ladder_support import GREEDY_BOT, RANDOM_BOT, bot_folder, ladder_file
 
-    path = ladder_file(root / "league")
+    path = ladder_file(root / "league", extra='[[house]]\nname = "first"\nbot = "builtin:first"\n')
     init_ladder(load_ladder(path), db)
     token = author_add(db, None, "ann")
     first = bot_folder(root, "alpha1", RANDOM_BOT.format(name="alpha"))
@@ -179,6 +180,9 @@ GOOD = {  # values that pass, by parameter name, so the checks behind them are r
     "version": ["alpha@1", "alpha@2", "alpha"],
     "top": ["3"],
 }
+GOOD_LISTS = {  # whole lists that pass, for arguments that take several values
+    "opponents": [["greedy@1", "random@1", "first@1"], ["builtin:random", "builtin:first"]],
+}
 GOOD["bot"] = [*GOOD["bot"], "alpha"]
 
 
@@ -208,6 +212,9 @@ def _argv(draw: Any, name: tuple[str, ...], world: dict[str, Path]) -> list[str]
             continue  # left out: its default
         if getattr(param, "is_flag", False):
             argv.append(param.opts[0])
+            continue
+        if param.nargs == -1 and param.name in GOOD_LISTS and draw(st.booleans()):
+            argv.extend(draw(st.sampled_from(GOOD_LISTS[param.name])))
             continue
         count = draw(st.integers(1, 5)) if param.nargs == -1 else 1
         for _ in range(count):
@@ -275,7 +282,8 @@ def test_every_argument_surface_ends_cleanly(name: tuple[str, ...], world) -> No
     # `ladder submit` needs four values right at once (bot, folder, command, token) to
     # reach its work: more examples, so that some do
     ladder = 80 if name[0] == "ladder" else 30
-    examples = {("run",): 12, ("ladder", "submit"): 300}.get(name, ladder)
+    # and `ladder test` a version, its opponents and the token
+    examples = {("run",): 12, ("ladder", "submit"): 300, ("ladder", "test"): 300}.get(name, ladder)
 
     @settings(
         max_examples=examples,

@@ -188,7 +188,7 @@ def test_the_docs_example_and_the_shipped_ladder_file_load(tmp_path: Path) -> No
     import re
     from dataclasses import fields
 
-    from arena.ladder.config import load_ladder
+    from arena.ladder.config import RequestLimits, load_ladder
     from arena.ladder.gate import GateSettings
     from arena.ladder.health import HealthSettings
     from arena.ladder.matchmaking import Policy
@@ -206,7 +206,8 @@ def test_the_docs_example_and_the_shipped_ladder_file_load(tmp_path: Path) -> No
     config = load_ladder(path)
     assert [h.name for h in config.house] == ["greedy", "sampler"]
     keys = set(re.findall(r"^(\w+) =", block, re.M))
-    for kind in (Policy, GateSettings, UploadLimits, PromotionSettings, HealthSettings):
+    kinds = (Policy, GateSettings, UploadLimits, PromotionSettings, HealthSettings, RequestLimits)
+    for kind in kinds:
         assert {f.name for f in fields(kind)} <= keys, kind.__name__
     shipped = load_ladder(root / "leagues" / "ladder.toml")
     assert shipped.name == "trix-ladder" and len(shipped.house) == 3

@@ -515,6 +515,7 @@ def _as_before_migration_4(db: Path, shift: int) -> None:
         con.execute("ALTER TABLE matches DROP COLUMN worker")  # migration 9
         for table in ("live_matches", "entrant_contracts"):  # migration 8
             con.execute(f"DROP TABLE {table}")
+        con.execute("DROP TABLE test_matches")  # migration 11 (its column goes with ladders)
         for table in ("version_events", "ladder_matches", "versions", "ladder_bots",
                       "authors", "ladders"):  # migration 10
             con.execute(f"DROP TABLE {table}")

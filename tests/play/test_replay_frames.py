@@ -234,5 +234,63 @@ def test_a_deal_not_in_the_game_or_an_edited_replay_is_refused() -> None:
     replay["deals"][0]["events"].pop()
     with pytest.raises(ConfigError, match=r"deal 1 .* goes on there"):
         deal_frames(replay, 1)
-    with pytest.raises(ConfigError, match=r"seats_shown must be 'all' or 'public'"):
+    with pytest.raises(ConfigError, match=r"seats_shown must be 'all', 'public' or a seat"):
         deal_frames(replay, 1, "everyone")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match=r"seats_shown 3: trianon has seats 0 to 2"):
+        deal_frames(replay, 1, 3)
+    with pytest.raises(ConfigError, match=r"seats_shown must be"):
+        game_outline(replay, True)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("game_name", ["trix", "trianon"])
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.text("abcdef0123456789", min_size=1, max_size=8), data=st.data())
+def test_a_seats_frames_are_its_own_view_and_hold_no_other_hidden_card(
+    game_name, seed, data
+) -> None:
+    """T-8.1 / N-8.1: a player knows their own hand and the public record, no other
+    hand; T-8.2: once a deal is over the hands as dealt may be shown. A seat's frames
+    (an author watching their bot's seat) are `observe(state, seat)` at every step, and
+    while a deal is played (its end step aside) they hold no card another seat holds
+    unplayed and unexposed, in a whole game and in a game still being played."""
+    game = get_game(game_name)
+    seat = data.draw(st.integers(0, game.seats - 1), label="seat")
+    seats = list(range(game.seats))
+    replay = played(game_name, f"seat-{seed}")
+    cut = in_progress(replay, 2, len(replay["deals"][1]["events"]) // 2)
+    for whole, source in ((True, replay), (False, cut)):
+        truth = observed(source, seats)
+        mine = observed(source, [seat])
+        for number in range(1, len(source["deals"]) + 1):
+            doc = deal_frames(source, number, seat)
+            assert doc["observers"] == [seat] and doc["seats_shown"] == seat
+            views = expand(round_trip(doc))
+            assert views == mine[number][0]
+            ended = whole or number < len(source["deals"])
+            playing = views[:-1] if ended else views  # a deal's end may show every hand
+            for step, (own, seen) in enumerate(zip(playing, truth[number][0], strict=False)):
+                exposed = {c for cards in seen[0].get("exposed", []) for c in cards}
+                others = {c for s in seats if s != seat for c in seen[s]["hand"]} - exposed
+                assert own[0]["hand"] == seen[seat]["hand"], step
+                assert not card_codes_in(own) & others, (number, step)
+        outline = game_outline(source, seat)
+        assert outline["seats_shown"] == seat
+        assert [d["steps"] for d in outline["deals"]] == [
+            len(deal_frames(source, n, seat)["frames"]) for n in range(1, len(source["deals"]) + 1)
+        ]
+    live_doc = deal_frames(cut, 2, seat)
+    hidden = {c for s in seats if s != seat for c in observed(cut, seats)[2][0][-1][s]["hand"]}
+    exposed = {c for cards in observed(cut, seats)[2][0][-1][0].get("exposed", []) for c in cards}
+    assert len(hidden - exposed) > 5 and not card_codes_in(live_doc) & (hidden - exposed)
+
+
+def test_a_seat_sees_its_own_faults_whole_and_others_as_a_spectator_does() -> None:
+    bots = [Faulty(every=4)] + [make_builtin("random") for _ in range(3)]
+    replay = played("trix", "faults-seat", {"kingdoms": 1}, bots)
+    fault = replay["faults"][0]
+    expected = observed(replay, [0, 1, 2, 3])
+    step = expected[fault["deal"]][1].index(fault["event"])
+    own = deal_frames(replay, fault["deal"], 0)["frames"][step]["fault"]
+    assert own == {k: v for k, v in fault.items() if k != "log"}
+    other = deal_frames(replay, fault["deal"], 1)["frames"][step]["fault"]
+    assert other == {k: fault[k] for k in ("seat", "deal", "kind", "decision")}

@@ -83,6 +83,13 @@ def table_report(
     def build(db: Any, league_id: int) -> Report:
         about = league_about(db, league_id)
         game, settings = store.league_record(db, league_id)
+        if settings.get("tests_of") is not None:  # a ladder's unrated test matches
+            raise ConfigError(
+                f"{about['name']!r} holds the unrated test matches of ladder "
+                f"{settings['tests_of']!r}: they make no table (`arena games --db {db_path} "
+                f"--league {shlex.quote(about['name'])}` lists their games; docs/ladder.md, "
+                '"Test matches")'
+            )
         if settings.get("schedule") == "ladder":  # its entrants are versions, chosen as it runs
             raise ConfigError(
                 f"{about['name']!r} is a ladder: `arena ladder table --db {db_path} --ladder "

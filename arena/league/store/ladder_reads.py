@@ -177,3 +177,126 @@ def version_history(
             [league_id, entrant],
         )
     ]
+
+
+# -- test matches (docs/ladder.md, "Test matches") ------------------------------------
+
+
+def tests_league_id(db: sqlite_utils.Database, ladder_id: int) -> int | None:
+    """The league row holding the ladder's test matches' games; None before the first
+    test match was asked for (or in a database of a schema before migration 11)."""
+    if "test_matches" not in db.table_names():
+        return None
+    row = db.execute("SELECT tests_league_id FROM ladders WHERE id = ?", [ladder_id]).fetchone()
+    return row[0] if row else None
+
+
+TEST_COLUMNS = """t.id, t.ladder_id, t.author_id, a.name AS author, t.entrant, t.opponents,
+    t.requested_at, t.state, t.reason, t.idx, t.seed, t.started_at, t.finished_at"""
+
+
+def _test_rows(
+    db: sqlite_utils.Database, where: str, args: list[Any], order: str, games: bool
+) -> list[dict[str, Any]]:
+    if "test_matches" not in db.table_names():
+        return []
+    rows = [
+        dict(r)
+        for r in db.query(
+            f"SELECT {TEST_COLUMNS} FROM test_matches t JOIN authors a ON t.author_id = a.id "
+            f"WHERE {where} ORDER BY t.id {order}",
+            args,
+        )
+    ]
+    league = tests_league_id(db, rows[0]["ladder_id"]) if rows else None
+    for row in rows:
+        row["opponents"] = json.loads(row["opponents"])
+        row["entrants"] = [row["entrant"], *row["opponents"]]
+        row["league_id"] = league
+        row["games"] = []
+    if games and league is not None:
+        stored = {r["idx"]: r for r in rows if r["state"] == "stored" and r["idx"] is not None}
+        indexes = sorted(stored)
+        for start in range(0, len(indexes), 500):  # SQLite's bound on a query's parameters
+            chunk = indexes[start : start + 500]
+            marks = ", ".join("?" * len(chunk))
+            for game_id, match_idx, rotation, players in db.execute(
+                "SELECT g.id, m.idx, g.rotation, g.players FROM games g "
+                "JOIN matches m ON g.match_id = m.id "
+                f"WHERE m.league_id = ? AND m.idx IN ({marks}) ORDER BY g.rotation",
+                [league, *chunk],
+            ).fetchall():
+                row = stored[match_idx]
+                seats = json.loads(players)
+                row["games"].append(
+                    {
+                        "id": game_id,
+                        "rotation": rotation,
+                        "players": seats,
+                        "seat": seats.index(row["entrant"]),
+                    }
+                )
+    return rows
+
+
+def test_match_rows(
+    db: sqlite_utils.Database, ladder_id: int, author_id: int
+) -> list[dict[str, Any]]:
+    """An author's own test matches, newest first: `id`, `entrant` (their version,
+    BOT@N), `opponents`, `entrants` (the match's seats in its first rotation: the
+    version, then the opponents), `requested_at`, `state` (queued, playing, stored or
+    dropped) and `reason`, `idx` (the match's index once the run gave it out: its key
+    in the tests league and in the live file), `seed`, `started_at`, `finished_at`,
+    `league_id` (the tests league's) and, once stored, `games`: each game's `id`,
+    `rotation`, `players` (entrant by seat) and `seat` (the author's version's seat in
+    it, the seat view to show it with)."""
+    return _test_rows(db, "t.ladder_id = ? AND t.author_id = ?", [ladder_id, author_id],
+                      "DESC", True)  # fmt: skip
+
+
+def test_match_row(
+    db: sqlite_utils.Database, ladder_id: int, test_id: int
+) -> dict[str, Any] | None:
+    """One test match of the ladder (as `test_match_rows` gives them, with `author_id`
+    and `author` to check that whoever asks owns it), or None."""
+    rows = _test_rows(db, "t.ladder_id = ? AND t.id = ?", [ladder_id, test_id], "", True)
+    return rows[0] if rows else None
+
+
+def waiting_test_matches(db: sqlite_utils.Database, ladder_id: int) -> list[dict[str, Any]]:
+    """The ladder's test matches not played yet (queued, or given out by a run that
+    ended before it was stored), oldest first: the run's queue of them."""
+    return _test_rows(
+        db, "t.ladder_id = ? AND t.state IN ('queued', 'playing')", [ladder_id], "ASC", False
+    )
+
+
+def last_test_index(db: sqlite_utils.Database, ladder_id: int) -> int:
+    """The highest match index a test match of the ladder was given (-1: none), which
+    the run's counter stays above, so a test match and a rated one never share one."""
+    if "test_matches" not in db.table_names():
+        return -1
+    row = db.execute(
+        "SELECT MAX(idx) FROM test_matches WHERE ladder_id = ?", [ladder_id]
+    ).fetchone()
+    return -1 if row[0] is None else row[0]
+
+
+def test_requests_since(
+    db: sqlite_utils.Database, ladder_id: int, author_id: int, since: float
+) -> list[float]:
+    """When the author asked for each test match after `since`, oldest first."""
+    return [
+        r[0]
+        for r in db.execute(
+            "SELECT requested_at FROM test_matches WHERE ladder_id = ? AND author_id = ? "
+            "AND requested_at > ? ORDER BY requested_at",
+            [ladder_id, author_id, since],
+        ).fetchall()
+    ]
+
+
+# Functions named test_... are no tests: pytest leaves them alone where a test imports them.
+test_match_rows.__test__ = False  # type: ignore[attr-defined]
+test_match_row.__test__ = False  # type: ignore[attr-defined]
+test_requests_since.__test__ = False  # type: ignore[attr-defined]

@@ -316,3 +316,160 @@ def drop_matches(db: sqlite_utils.Database, ladder_id: int, indexes: Iterable[in
             "AND state = 'queued'",
             [(ladder_id, idx) for idx in indexes],
         )
+
+
+# -- test matches (docs/ladder.md, "Test matches") ------------------------------------
+
+TESTS_SUFFIX = " tests"  # the tests league of ladder "spring" is "spring tests"
+REQUEST_WINDOW = 3600.0  # seconds: `[tests] per_hour` counts the requests of the last hour
+
+
+def _tests_league(db: sqlite_utils.Database, ladder_id: int) -> int:
+    """The league row that holds the ladder's test matches (inside a transaction), made
+    the first time: the ladder's own league's game, settings (with `tests_of`, the
+    ladder's name), file and deal key under the name "<ladder> tests". ConfigError when
+    another league has that name."""
+    row = db.execute(
+        "SELECT l.tests_league_id, l.name, g.game, g.settings, g.file, g.deal_key "
+        "FROM ladders l JOIN leagues g ON l.league_id = g.id WHERE l.id = ?",
+        [ladder_id],
+    ).fetchone()
+    tests_id, name, game, settings, file, deal_key = row
+    if tests_id is not None:
+        return tests_id
+    league = name + TESTS_SUFFIX
+    if db.execute("SELECT 1 FROM leagues WHERE name = ?", [league]).fetchone():
+        raise ConfigError(
+            f"this database holds a league named {league!r}, the name the test matches of "
+            f"ladder {name!r} are stored under: rename that league (or give the ladder "
+            "another name) to take test matches"
+        )
+    tests_id = (
+        db["leagues"]
+        .insert(
+            {
+                "name": league,
+                "game": game,
+                "settings": json.dumps({**json.loads(settings), "tests_of": name}),
+                "file": file,
+                "created_at": time.time(),
+                "deal_key": deal_key,
+            }
+        )
+        .last_pk
+    )
+    db.execute("UPDATE ladders SET tests_league_id = ? WHERE id = ?", [tests_id, ladder_id])
+    return tests_id
+
+
+@_writing("a test match")
+def queue_test_match(
+    db: sqlite_utils.Database,
+    *,
+    ladder_id: int,
+    author_id: int,
+    entrant: str,
+    opponents: Sequence[str],
+    seed_prefix: str,
+    per_hour: int,
+    now: float,
+) -> int | None:
+    """A test match the author asked for, queued (the ladder's tests league made when
+    this is the first): its id. None, and nothing written, when the author has asked for
+    `per_hour` test matches already in the hour before `now` (counted and written in one
+    transaction, so two requests at once cannot both pass). Its public seed is
+    `seed_prefix` followed by its id."""
+    with immediate(db):
+        asked = db.execute(
+            "SELECT COUNT(*) FROM test_matches WHERE ladder_id = ? AND author_id = ? "
+            "AND requested_at > ?",
+            [ladder_id, author_id, now - REQUEST_WINDOW],
+        ).fetchone()[0]
+        if asked >= per_hour:
+            return None
+        _tests_league(db, ladder_id)
+        test_id = (
+            db["test_matches"]
+            .insert(
+                {
+                    "ladder_id": ladder_id,
+                    "author_id": author_id,
+                    "entrant": entrant,
+                    "opponents": json.dumps(list(opponents)),
+                    "requested_at": now,
+                    "state": "queued",
+                    "reason": "asked for by its author",
+                }
+            )
+            .last_pk
+        )
+        db.execute(
+            "UPDATE test_matches SET seed = ? WHERE id = ?", [f"{seed_prefix}{test_id}", test_id]
+        )
+        return test_id
+
+
+@_writing("a test match")
+def test_match_given(db: sqlite_utils.Database, ladder_id: int, test_id: int, idx: int) -> None:
+    """The run gives test match `test_id` to a worker as match `idx` (an index of the
+    ladder's one counter, never a rated match's): written before the worker has it, so
+    a run killed now plays it again, as match `idx`, when it resumes."""
+    with immediate(db):
+        db.execute(
+            "UPDATE test_matches SET state = 'playing', idx = ?, started_at = ? "
+            "WHERE ladder_id = ? AND id = ? AND state IN ('queued', 'playing')",
+            [idx, time.time(), ladder_id, test_id],
+        )
+
+
+def test_match_stored(
+    db: sqlite_utils.Database, ladder_id: int, league_id: int, test_id: int, entrants: Sequence[str]
+) -> None:
+    """Inside `store_match`'s transaction (into the tests league `league_id`): the test
+    match is stored, and its versions are entrants of the tests league (so the league's
+    reading commands name them), all or none with its games."""
+    db.execute(
+        "UPDATE test_matches SET state = 'stored', reason = 'played', finished_at = ? "
+        "WHERE ladder_id = ? AND id = ?",
+        [time.time(), ladder_id, test_id],
+    )
+    for name in entrants:
+        db.execute(
+            """INSERT INTO entrants (league_id, name, bot, position)
+               SELECT ?, v.entrant, v.command,
+                      (SELECT COALESCE(MAX(position), -1) + 1 FROM entrants WHERE league_id = ?)
+               FROM versions v WHERE v.ladder_id = ? AND v.entrant = ?
+               AND NOT EXISTS (SELECT 1 FROM entrants e WHERE e.league_id = ? AND e.name = ?)""",
+            [league_id, league_id, ladder_id, name, league_id, name],
+        )
+
+
+@_writing("a test match")
+def mark_tests_stored(db: sqlite_utils.Database, ladder_id: int, test_ids: Iterable[int]) -> None:
+    """Test matches whose games are stored but whose row says otherwise (a database
+    written by hand, or a run of an arena that crashed between the two): stored."""
+    with immediate(db):
+        db.conn.executemany(
+            "UPDATE test_matches SET state = 'stored', reason = 'played' "
+            "WHERE ladder_id = ? AND id = ?",
+            [(ladder_id, test_id) for test_id in test_ids],
+        )
+
+
+@_writing("a test match")
+def drop_test_matches(
+    db: sqlite_utils.Database, ladder_id: int, dropped: Iterable[tuple[int, str]]
+) -> None:
+    """Test matches that will not be played, each (id, why): a version in it left the
+    ladder, or it took its worker down too often. A stored one stays stored."""
+    with immediate(db):
+        db.conn.executemany(
+            "UPDATE test_matches SET state = 'dropped', reason = ? WHERE ladder_id = ? "
+            "AND id = ? AND state IN ('queued', 'playing')",
+            [(reason, ladder_id, test_id) for test_id, reason in dropped],
+        )
+
+
+# Functions named test_... are no tests: pytest leaves them alone where a test imports them.
+test_match_given.__test__ = False  # type: ignore[attr-defined]
+test_match_stored.__test__ = False  # type: ignore[attr-defined]

@@ -379,6 +379,40 @@ def _migration_10(db: sqlite_utils.Database) -> None:
     db["version_events"].create_index(["version_id"])
 
 
+def _migration_11(db: sqlite_utils.Database) -> None:
+    """A ladder's unrated test matches (docs/ladder.md, "Test matches"): one row per
+    match an author asked for (`test_matches`: their version, `BOT@N`, against the
+    opponents they picked, JSON; when asked; its state, queued, playing, stored or
+    dropped, and why; the match index the run gave it and its public seed), and the
+    league row that holds their games (`ladders.tests_league_id`, made with the first
+    request, named "<ladder> tests"): apart from the ladder's own league, so that
+    nothing that reads the ladder's rated games (ratings, the table, margins, health,
+    promotion tests, the site) can count them."""
+    db["ladders"].add_column("tests_league_id", int)
+    db["test_matches"].create(
+        {
+            "id": int,
+            "ladder_id": int,
+            "author_id": int,
+            "entrant": str,
+            "opponents": str,
+            "requested_at": float,
+            "state": str,
+            "reason": str,
+            "idx": int,
+            "seed": str,
+            "started_at": float,
+            "finished_at": float,
+        },
+        pk="id",
+        not_null={"ladder_id", "author_id", "entrant", "opponents", "state"},
+        foreign_keys=[("ladder_id", "ladders"), ("author_id", "authors")],
+    )
+    db["test_matches"].create_index(["ladder_id", "author_id", "requested_at"])
+    db["test_matches"].create_index(["ladder_id", "state"])
+    db["test_matches"].create_index(["ladder_id", "idx"], unique=True)
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "leagues, entrants, matches, games, results, deal scores, faults, ratings", _migration_1),
     (2, "deal_scores.declarer and deal_scores.made", _migration_2),
@@ -394,6 +428,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     ),
     (9, "matches.worker (who played each match)", _migration_9),
     (10, "ladders, authors, ladder_bots, versions, ladder_matches, version_events", _migration_10),
+    (11, "test_matches, ladders.tests_league_id (a ladder's unrated test matches)", _migration_11),
 ]
 
 
