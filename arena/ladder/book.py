@@ -388,7 +388,7 @@ def request_test(
     db_path: Path,
     ladder_name: str | None,
     *,
-    token: str | None,
+    token: Credential,
     spec: str,
     opponents: list[str],
     now: float | None = None,

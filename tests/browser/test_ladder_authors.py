@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from arena.ladder.runner import run_ladder
 from tests.browser.conftest import served
 from tests.browser.test_ladder_site import Tab
 from tests.browser.test_reader import _axe
@@ -111,6 +112,9 @@ def test_an_authors_day_sign_in_upload_gate_table_promote(site, author_tab, stra
     broken.write_bytes(tar_of({"bot.py": CRASH_AT_START.encode()}))
     assert "webbot@1 submitted" in upload(tab, good, "webbot")
     assert "crashbot@1 submitted" in upload(tab, broken, "crashbot")
+    third = folder / "third.tar.gz"
+    third.write_bytes(bot_tar("thirdbot"))
+    assert "thirdbot@1 submitted" in upload(tab, third, "thirdbot")
     assert state_of(tab, "webbot@1").startswith("checking")
     checked(tab)
 
@@ -144,9 +148,32 @@ def test_an_authors_day_sign_in_upload_gate_table_promote(site, author_tab, stra
     assert state_of(tab, "webbot@1").startswith("retired")
     assert versions(ladder.db)["webbot@2"]["state"] == "active"
 
+    # a test match asked for on the page, played unrated, watched from the author's seat
+    tab.page.select_option("#test-version", "webbot@2")
+    for n, opponent in enumerate(("greedy@1", "random@1", "thirdbot@1"), start=1):
+        tab.page.select_option(f"#opponent-{n}", opponent)
+    tab.page.click('form[action="/author/tests"] button[type=submit]')
+    tab.page.wait_for_load_state("load")
+    assert "test match 1 queued: webbot@2 against" in tab.page.inner_text("#said")
+    checked(tab)
+    run_ladder(ladder.db, workers=1, matches=0)  # the test match alone
+    tab.page.goto(f"{url}/author/tests/1")
+    assert tab.page.inner_text("#test-state").startswith("stored")
+    checked(tab)
+    tab.page.click("#test-games li:first-child a")
+    tab.page.wait_for_selector("#step-label[data-step]")
+    seat = tab.page.evaluate("JSON.parse(document.getElementById('game-outline').textContent)")
+    seat = seat["seats_shown"]
+    options = tab.page.locator("#seat-view option")
+    assert options.count() == 1 and tab.page.locator("#seat-view").is_disabled()
+    for other in range(4):  # face up: the author's seat's hand; every other hand face down
+        face = tab.page.get_attribute(f"#seat-{other} .hand", "data-face")
+        assert (face == "up") == (other == seat), (other, seat, face)
+    checked(tab)
+
     # another author's pages and a stranger's visit
     sign_in(stranger, url, ladder.mallory)
-    for path in ("/author/logs/crashbot/1", "/author/logs/webbot/2"):
+    for path in ("/author/logs/crashbot/1", "/author/logs/webbot/2", "/author/tests/1"):
         answer = stranger.page.goto(url + path)
         assert answer.status == 404, path
         assert "this bot cannot start" not in stranger.page.inner_text("main")

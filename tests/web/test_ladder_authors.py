@@ -6,6 +6,7 @@ logs out of reach, sign-in attempts limited, and names that are attacks escaped.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -14,14 +15,17 @@ import pytest
 from openapi_schema_validator import OAS31Validator
 from starlette.testclient import TestClient
 
-from arena.ladder.book import author_revoke
+from arena.ladder.book import author_revoke, open_ladder, writing
 from arena.ladder.book import submit as cli_submit
+from arena.ladder.runner import run_ladder
+from arena.league.store.ladder_reads import version_rows
+from arena.league.store.ladder_writes import set_states
 from arena.web.hardening import FORMS_CSP
 from arena.web.ladder import api
 from arena.web.ladder.app import make_ladder_app
 from arena.web.ladder.authors.throttle import SignInLimits, Window
 from arena.web.ladder.openapi import document, openapi_path
-from tests.ladder.ladder_support import versions
+from tests.ladder.ladder_support import RANDOM_BOT, versions
 from tests.support.ladder_authors import AUTHORS, author_ladder, bot_tar, tar_of, zip_of
 
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')
@@ -273,12 +277,13 @@ def test_every_author_text_is_escaped_on_the_author_pages(ladder) -> None:
 
 SUBMISSIONS = "/api/v1/submissions"
 WITHDRAW = "/api/v1/versions/{name}/{number}/withdraw"
+TESTS = "/api/v1/test-matches"
 
 
-def documented(path: str, response) -> dict:
+def documented(path: str, response, method: str = "post") -> dict:
     """`response` validated against the API document's answer for its status."""
     spec = document(api.ROUTES, api.PREFIX)
-    answers = spec["paths"][path]["post"]["responses"]
+    answers = spec["paths"][path][method]["responses"]
     assert str(response.status_code) in answers, (path, response.status_code)
     schema = answers[str(response.status_code)]["content"]["application/json"]["schema"]
     body = response.json()
@@ -367,3 +372,90 @@ def test_every_write_route_served_is_in_the_document(ladder) -> None:
     }
     spec = document(api.ROUTES, api.PREFIX)
     assert served == {path for path, item in spec["paths"].items() if "post" in item}
+
+
+# -- test matches: asked for on the page or the API, watched from the author's seat --------
+
+
+def _two_active_versions(ladder, tmp_path) -> None:
+    """alice's webbot@1 and otherbot@1, both active (as if the gate had passed them)."""
+    for bot in ("webbot", "otherbot"):
+        folder = tmp_path / bot
+        folder.mkdir()
+        (folder / "bot.py").write_text(RANDOM_BOT.format(name=bot))
+        cli_submit(ladder.db, None, token=ladder.alice, bot=bot, source=folder,
+                   command="python bot.py")  # fmt: skip
+    with writing(ladder.db) as db:
+        ids = [v["id"] for v in version_rows(db, open_ladder(db, None).id)
+               if v["entrant"] in ("webbot@1", "otherbot@1")]  # fmt: skip
+        set_states(db, [(i, "active", "passed the gate") for i in ids])
+
+
+TEST_FORM = {"version": "webbot@1", "opponent-1": "greedy@1", "opponent-2": "random@1",
+             "opponent-3": "otherbot@1"}  # fmt: skip
+
+
+@pytest.mark.slow
+def test_a_test_match_asked_on_the_page_is_played_unrated_and_shown_from_the_authors_seat(
+    ladder, tmp_path
+) -> None:
+    _two_active_versions(ladder, tmp_path)
+    alice = signed_in(ladder, ladder.alice)
+    home = alice.get("/author").text
+    assert 'action="/author/tests"' in home and 'name="opponent-3"' in home
+    form = {**TEST_FORM, "csrf": csrf_of(home)}
+    assert alice.post("/author/tests", data={**TEST_FORM}).status_code == 403  # no form token
+    asked = alice.post("/author/tests", data=form)
+    assert asked.status_code == 303
+    assert "test match 1 queued: webbot@1 against" in alice.get("/author").text
+    table_before = alice.get("/api/v1/table").json()
+    run_ladder(ladder.db, workers=1, matches=0)  # no rated match: the test match alone
+    test = alice.get("/author/tests/1")
+    assert test.status_code == 200 and "stored" in test.text
+    games = re.findall(r'href="/author/tests/1/game/(\d+)"', test.text)
+    assert len(games) == 4  # one seat-rotated match of Trix
+    assert alice.get("/api/v1/table").json() == table_before  # nothing rated changed
+    for game in games:
+        page = alice.get(f"/author/tests/1/game/{game}")
+        assert page.status_code == 200 and "your bot's view" in page.text
+        outline = json.loads(re.search(r'id="game-outline">(.*?)</script>', page.text).group(1))
+        seat = outline["seats_shown"]
+        assert outline["players"][seat] == "webbot@1"
+        deal = alice.get(f"/author/tests/1/game/{game}/deal/1.json").json()
+        assert deal["observers"] == [seat]  # the author's seat's view, nobody else's
+        assert client(ladder).get(f"/game/{game}").status_code == 404  # not on the public site
+    mallory = signed_in(ladder, ladder.mallory)
+    for path in (
+        "/author/tests/1",
+        f"/author/tests/1/game/{games[0]}",
+        f"/author/tests/1/game/{games[0]}/deal/1.json",
+        "/author/tests/1/live",
+    ):
+        assert mallory.get(path).status_code == 404, path
+    assert alice.get("/author/tests/1/live").status_code == 404  # stored: nothing in flight
+    assert client(ladder).get("/author/tests/1").headers["location"] == "/login"
+
+
+def test_test_matches_through_the_api_and_its_limit(ladder, tmp_path) -> None:
+    _two_active_versions(ladder, tmp_path)
+    api = client(ladder)
+    bearer = {"Authorization": f"Bearer {ladder.alice}"}
+    body = {"version": "webbot@1", "opponents": ["greedy@1", "random@1", "otherbot@1"]}
+    for number in range(1, 11):
+        asked = api.post(TESTS, json=body, headers=bearer)
+        assert asked.status_code == 201, asked.text
+        assert documented(TESTS, asked)["id"] == number
+    over = api.post(TESTS, json=body, headers=bearer)
+    assert over.status_code == 400 and "per_hour = 10" in documented(TESTS, over)["error"]
+    mine = api.get(f"{TESTS}?limit=4", headers=bearer)
+    page = documented(TESTS, mine, "get")
+    assert [t["id"] for t in page["items"]] == [10, 9, 8, 7] and page["next_cursor"] == "4"
+    theirs = api.get(TESTS, headers={"Authorization": f"Bearer {ladder.mallory}"})
+    assert documented(TESTS, theirs, "get")["items"] == []
+    assert api.get(TESTS).status_code == 401
+    wrong = api.post(TESTS, json={"version": "webbot@1", "opponents": ["greedy@1"]},
+                     headers={"Authorization": f"Bearer {ladder.mallory}"})  # fmt: skip
+    assert wrong.status_code == 401  # another author's version: refused as a wrong token
+    for bad in (b"[1, 2]", b"not json", b"{" * 20000):
+        refused = api.post(TESTS, content=bad, headers=bearer)
+        assert refused.status_code in (400, 413) and documented(TESTS, refused)["error"]

@@ -193,7 +193,27 @@ def make_ladder_app(
         Route(f"{AUTHOR_HOME}/promote", authors.promote, methods=["POST"]),
         Route(f"{AUTHOR_HOME}/withdraw", authors.withdraw, methods=["POST"]),
         Route(f"{AUTHOR_HOME}/logs/{{bot:name}}/{{number:id}}", authors.logs, methods=["GET"]),
+        Route(f"{AUTHOR_HOME}/tests", authors.request_test, methods=["POST"]),
+        Route(f"{AUTHOR_HOME}/tests/{{test:id}}", authors.test_page, methods=["GET"]),
+        Route(f"{AUTHOR_HOME}/tests/{{test:id}}/live", authors.test_live, methods=["GET"]),
+        Route(
+            f"{AUTHOR_HOME}/tests/{{test:id}}/live/deal/{{deal:id}}.json",
+            authors.test_live_deal,
+            methods=["GET"],
+        ),
+        Route(
+            f"{AUTHOR_HOME}/tests/{{test:id}}/game/{{game_id:id}}",
+            authors.test_game,
+            methods=["GET"],
+        ),
+        Route(
+            f"{AUTHOR_HOME}/tests/{{test:id}}/game/{{game_id:id}}/deal/{{deal:id}}.json",
+            authors.test_deal,
+            methods=["GET"],
+        ),
         Route(f"{api.PREFIX}/submissions", writes.submission, methods=["POST"]),
+        Route(f"{api.PREFIX}/test-matches", writes.request_test, methods=["POST"]),
+        Route(f"{api.PREFIX}/test-matches", writes.tests, methods=["GET"]),
         Route(
             f"{api.PREFIX}/versions/{{name:name}}/{{number:id}}/promote",
             writes.promote,

@@ -349,6 +349,22 @@ SCHEMAS["Changed"] = _object(
     {"version": {**STR, "description": "BOT@N"}, "message": {**STR, "description": "what changed"}},
     "what a promotion or a withdrawal changed",
 )
+SCHEMAS["TestMatch"] = _object(
+    {
+        "id": INT,
+        "version": {**STR, "description": "your version, BOT@N"},
+        "opponents": _list(STR),
+        "state": {"type": "string", "enum": ["queued", "playing", "stored", "dropped"]},
+        "reason": {**STR, "description": "why it was dropped, if it was"},
+        "requested_at": TIME,
+        "finished_at": TIME,
+        "games": _list(_object({"id": INT, "rotation": INT,
+                                "seat": {**INT, "description": "your version's seat"}})),
+    },
+    "one of your test matches: unrated, stored apart from the ladder's games",
+)  # fmt: skip
+SCHEMAS["TestMatchPage"] = _page("TestMatch")
+SCHEMAS["TestQueued"] = _object({"id": INT, "message": STR}, "a test match queued")
 BEARER = [{"author_token": []}]
 _REFUSALS = {
     "400": ("what the ladder refused, saying why (as `arena ladder` says it)", "Error"),
@@ -401,7 +417,25 @@ def write_paths(prefix: str) -> dict[str, Any]:
     lever = {"200": ("done", "Changed")}
     promote = _write("promote", "make one of your versions its bot's active one", lever)
     withdraw = _write("withdraw", "take one of your versions off the ladder", lever)
+    test = _write(
+        "request_test",
+        "ask for an unrated test match of your version against opponents you pick",
+        {"201": ("queued: `arena ladder run` plays it before new rated tables", "TestQueued"),
+         "413": ("more than 16 KiB of JSON", "Error")},  # fmt: skip
+    )
+    test["requestBody"] = {
+        "required": True,
+        "content": {"application/json": {"schema": {
+            "type": "object", "required": ["version", "opponents"],
+            "properties": {"version": {**STR, "description": "your version, BOT@N"},
+                           "opponents": {**_list(STR), "description": "seats - 1 versions"}},
+        }}},
+    }  # fmt: skip
+    tests = _write("list_tests", "your own test matches, newest first",
+                   {"200": ("a page of them", "TestMatchPage")})  # fmt: skip
+    tests["parameters"] = [PARAMETERS["cursor"], PARAMETERS["limit"]]
     return {
+        f"{prefix}/test-matches": {"post": test, "get": tests},
         f"{prefix}/submissions": {"post": submission},
         f"{prefix}/versions/{{name}}/{{number}}/promote": {"post": {**promote,
                                                                     "parameters": version}},

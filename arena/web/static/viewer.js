@@ -49,6 +49,7 @@
     deal: 1,
     step: 0,
     seat: "all", // "all" or a seat number: whose view is shown
+    onlySeat: null, // the seat whose view alone the page holds (an author's test match)
     timer: null,
     waiting: null, // the deal whose data is being loaded
     event: null, // a replay event asked for by the address, until its deal is loaded
@@ -103,6 +104,7 @@
     if (!data) return null;
     var isPublic = data.doc.seats_shown === "public";
     var viewer = state.seat === "all" || isPublic ? -1 : state.seat;
+    if (state.onlySeat !== null) viewer = state.onlySeat;  // one seat's view: nobody else's
     var views = data.views[state.step];
     return {
       doc: data.doc,
@@ -503,6 +505,7 @@
   }
 
   function setSeat(seat) {
+    if (state.onlySeat !== null) seat = state.onlySeat;  // the page holds that seat's view alone
     state.seat = seat;
     $("seat-view").value = String(seat);
   }
@@ -528,14 +531,16 @@
     var seats = $("seat-view");
     var all = el("option", "", state.isPublic ? "Spectator" : "All hands");
     all.value = "all";
-    seats.appendChild(all);
+    if (state.onlySeat === null) seats.appendChild(all);
     state.outline.players.forEach(function (name, seat) {
+      if (state.onlySeat !== null && seat !== state.onlySeat) return;
       var option = el("option", "", "Seat " + seat + ": " + name);
       option.setAttribute("dir", "auto");
       option.value = String(seat);
       seats.appendChild(option);
     });
-    seats.disabled = state.isPublic; // a game being played: no seat's view is shown
+    // a game being played: no seat's view is shown; one seat's view: only that one
+    seats.disabled = state.isPublic || state.onlySeat !== null;
     seats.addEventListener("change", function () {
       setSeat(seats.value === "all" ? "all" : Number(seats.value));
       render();
@@ -608,6 +613,7 @@
     state.outline = JSON.parse(outline.textContent);
     state.urls = JSON.parse($("deal-urls").textContent);
     state.isPublic = state.outline.seats_shown === "public";
+    state.onlySeat = typeof state.outline.seats_shown === "number" ? state.outline.seats_shown : null;
     buildSeats();
     buildControls();
     readHash();

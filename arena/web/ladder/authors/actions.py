@@ -1,8 +1,9 @@
 """What an author does through the ladder site, the same whether from a form (signed
 in with a session) or from the API (a Bearer token): sign in, submit, promote,
-withdraw. Each is the command line's own function (arena/ladder/book.py) run off the
-event loop (argon2 and unpacking take a while), so the site and `arena ladder` accept
-and refuse exactly the same things, with the same words.
+withdraw, ask for a test match. Each is the command line's own function
+(arena/ladder/book.py) run off the event loop (argon2 and unpacking take a while), so
+the site and `arena ladder` accept and refuse exactly the same things, with the same
+words.
 
 A failure is an `ActionRefused` with the HTTP status it is answered with and the
 message to show: 401 for a token that is not an author's, 403 for a form not sent by
@@ -23,9 +24,10 @@ from starlette.requests import Request
 
 from arena.errors import ArenaError
 from arena.ladder import book
-from arena.ladder.book import Credential, TokenRefused
+from arena.ladder.book import Credential, SignedIn, TokenRefused
 from arena.ladder.tokens import token_author
 from arena.ladder.uploads import MIB
+from arena.web.ladder.authors import reads
 from arena.web.ladder.authors.forms import (
     FormProblem,
     UploadTooLarge,
@@ -147,6 +149,17 @@ class Actions:
     async def withdraw(self, credential: Credential, spec: str) -> Done:
         return Done(await self._run(book.withdraw, self.db_path, self.ladder_name,
                                     token=credential, spec=spec))  # fmt: skip
+
+    async def request_test(self, credential: Credential, spec: str, opponents: list[str]) -> Done:
+        return Done(await self._run(book.request_test, self.db_path, self.ladder_name,
+                                    token=credential, spec=spec, opponents=opponents))  # fmt: skip
+
+    def own_tests(self, credential: SignedIn) -> list[dict[str, Any]]:
+        """The author's test matches, newest first, as their page shows them."""
+        with book.reading(self.db_path) as db:
+            ladder = book.open_ladder(db, self.ladder_name)
+            author = book.authenticated(db, ladder, credential)
+            return reads.own_tests(db, ladder, author)
 
     async def _run(self, function: Any, *args: Any, **kwargs: Any) -> Any:
         try:

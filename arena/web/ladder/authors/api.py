@@ -1,5 +1,6 @@
-"""The write side of the ladder's JSON API: submit, promote and withdraw, each with
-`Authorization: Bearer TOKEN` (the token `arena ladder author add` printed).
+"""The author's side of the ladder's JSON API: submit, promote, withdraw, ask for a
+test match and list one's own, each with `Authorization: Bearer TOKEN` (the token
+`arena ladder author add` printed).
 
 A tool sends the token on every request, so the API needs no session and no form
 token: a cookie alone never authorises a write here (a page of another site can make
@@ -11,8 +12,10 @@ JSON: the result, or `{"error": ...}` with the status of arena/web/ladder/author
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -44,6 +47,25 @@ def bearer(request: Request) -> str | None:
     """The token of an `Authorization: Bearer TOKEN` header (None when there is none)."""
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+JSON_BODY_BYTES = 16 * 1024
+
+
+async def _small_json(request: Request) -> dict[str, Any]:
+    """A JSON object of at most JSON_BODY_BYTES, read no further than that."""
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > JSON_BODY_BYTES:
+            raise ActionRefused(413, f"send at most {JSON_BODY_BYTES} bytes of JSON")
+    try:
+        value = json.loads(body or b"null")
+    except (ValueError, UnicodeDecodeError):
+        raise ActionRefused(400, "the body is not JSON") from None
+    if not isinstance(value, dict):
+        raise ActionRefused(400, "send a JSON object")
+    return value
 
 
 class ApiWrites:
@@ -80,6 +102,43 @@ class ApiWrites:
         except ActionRefused as refused:
             return refused_response(refused)
         return json_response({"version": spec, "message": done.message})
+
+    async def request_test(self, request: Request) -> Response:
+        """POST /api/v1/test-matches: JSON `{"version": "BOT@N", "opponents": [...]}`;
+        201 with the test match's id."""
+        try:
+            Query.of(request.query_params.multi_items(), ())
+            who = await self._author(request)
+            asked = await _small_json(request)
+            version, opponents = asked.get("version"), asked.get("opponents")
+            if (
+                not isinstance(version, str)
+                or not isinstance(opponents, list)
+                or not all(isinstance(o, str) for o in opponents)
+            ):
+                raise ActionRefused(
+                    400, 'send {"version": "BOT@N", "opponents": ["BOT@N", ...]} as JSON'
+                )
+            done = await self.actions.request_test(who, version, opponents)
+        except ActionRefused as refused:
+            return refused_response(refused)
+        number = re.match(r"test match (\d+) queued", done.message)
+        return json_response({"id": int(number.group(1)) if number else None,
+                              "message": done.message}, 201)  # fmt: skip
+
+    async def tests(self, request: Request) -> Response:
+        """GET /api/v1/test-matches: the author's own test matches, newest first, paged."""
+        try:
+            query = Query.of(request.query_params.multi_items(), ("cursor", "limit"))
+            who = await self._author(request)
+        except ActionRefused as refused:
+            return refused_response(refused)
+        items = await run_in_threadpool(self.actions.own_tests, who)
+        start, limit = query.cursor() or 0, query.limit()
+        more = start + limit < len(items)
+        page = {"items": items[start : start + limit],
+                "next_cursor": str(start + limit) if more else None}  # fmt: skip
+        return json_response(page)
 
     async def promote(self, request: Request) -> Response:
         """POST /api/v1/versions/{name}/{number}/promote"""

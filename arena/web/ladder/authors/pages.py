@@ -16,10 +16,13 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from arena.ladder.book import SignedIn, open_ladder, reading
+from arena.ladder.book import TESTABLE, SignedIn, open_ladder, reading
 from arena.league.store.ladder_reads import author_by_id
+from arena.league.workers.live import read_live
+from arena.play.replay_frames import deal_frames, game_outline
+from arena.web import live_view
 from arena.web.ladder.authors import reads as author_reads
 from arena.web.ladder.authors.actions import ActionRefused, Actions, form_checked
 from arena.web.ladder.authors.forms import FormProblem, UploadTooLarge, read_small_form
@@ -34,7 +37,9 @@ from arena.web.ladder.authors.sessions import (
 )
 from arena.web.ladder.links import LadderLinks
 from arena.web.ladder.params import NAME_MAX, Query
+from arena.web.pages import NotFound
 from arena.web.render import render_page
+from arena.web.viewer_data import frames_json
 
 AUTHOR_HOME = "/author"
 SUBMIT_FIELDS = ("bot", "command", CSRF_FIELD)
@@ -129,7 +134,14 @@ class AuthorPages:
         with reading(self.db_path) as db:
             ladder = open_ladder(db, self.ladder_name)
             versions = author_reads.own_versions(db, ladder, author)
+            tests = author_reads.own_tests(db, ladder, author)
+            choices = author_reads.opponent_choices(db, ladder)
         return {
+            "tests": tests,
+            "testable": [v["entrant"] for v in versions if v["state"] in TESTABLE],
+            "choices": choices,
+            "opponent_seats": list(range(1, ladder.config.engine.seats)),
+            "per_hour": ladder.config.tests.per_hour,
             "title": "your bots",
             "author": author["name"],
             "versions": versions,
@@ -196,6 +208,143 @@ class AuthorPages:
 
     async def withdraw(self, request: Request) -> Response:
         return await self._lever(request, self.actions.withdraw)
+
+    async def request_test(self, request: Request) -> Response:
+        who = await self._signed_in(request)
+        if who is None:
+            return self._sign_in_first(request)
+        seats = await run_in_threadpool(self._seats)
+        fields = ("version", CSRF_FIELD, *(f"opponent-{n}" for n in range(1, seats)))
+        try:
+            form = await read_small_form(request, fields)
+            form_checked(request, form)
+            opponents = [form.get(f"opponent-{n}", "") for n in range(1, seats)]
+            done = await self.actions.request_test(who, form.get("version", ""), opponents)
+        except (FormProblem, UploadTooLarge) as error:
+            return await self.home(request, str(_refusal(error)), _refusal(error).status)
+        except ActionRefused as refused:
+            return await self.home(request, refused.message, refused.status)
+        request.session["said"] = done.message
+        return RedirectResponse(AUTHOR_HOME, status_code=303)
+
+    def _seats(self) -> int:
+        with reading(self.db_path) as db:
+            return open_ladder(db, self.ladder_name).config.engine.seats
+
+    async def test_page(self, request: Request) -> Response:
+        """One of the author's test matches: its state, its games (each in the viewer
+        from the author's seat) and, while it is played, how far it is."""
+        Query.of(request.query_params.multi_items(), ())
+        author = await run_in_threadpool(self.author, request)
+        if author is None:
+            return RedirectResponse("/login", status_code=303)
+        test_id = request.path_params["test"]
+
+        def read() -> dict[str, Any]:
+            with reading(self.db_path) as db:
+                ladder = open_ladder(db, self.ladder_name)
+                row = author_reads.own_test(db, ladder, author, test_id)
+            live = (
+                read_live(self.db_path, self.ladder_name, row["idx"])
+                if row["idx"] is not None
+                else None
+            )
+            playing = row["state"] == "playing" and live is not None
+            return {"title": f"test match {test_id}", "test": author_reads.test_item(row),
+                    "progress": live_view.progress(live) if playing else None,
+                    "watchable": playing and live_view.cards_shown(live, False)}  # fmt: skip
+
+        return self._page(request, "ladder_author_test.html", await run_in_threadpool(read))
+
+    def _live(self, row: dict[str, Any]) -> dict[str, Any] | None:
+        """The live file of a test match being played (None when it is not)."""
+        if row["state"] != "playing" or row["idx"] is None:
+            return None
+        live = read_live(self.db_path, self.ladder_name, row["idx"])
+        return live if live is not None and row["entrant"] in live["players"] else None
+
+    def _live_seat(self, author: dict[str, Any], test_id: int) -> tuple[dict[str, Any], int]:
+        """The game being played in the author's test match and their version's seat in
+        it; NotFound unless it may be watched now: as on the public site, the cards of
+        a match in flight are shown in its last rotation only (a later rotation replays
+        the same deals, arena/web/live_view.py)."""
+        with reading(self.db_path) as db:
+            row = author_reads.own_test(db, open_ladder(db, self.ladder_name), author, test_id)
+        live = self._live(row)
+        if live is None or not live_view.cards_shown(live, False):
+            raise NotFound(
+                f"test match {test_id} has no game that may be watched now: it is not being "
+                "played, or its cards are hidden until its last rotation"
+            )
+        return live, live["players"].index(row["entrant"])
+
+    async def test_live(self, request: Request) -> Response:
+        """The game being played in the author's test match, from their seat."""
+        Query.of(request.query_params.multi_items(), ())
+        author = await run_in_threadpool(self.author, request)
+        if author is None:
+            return RedirectResponse("/login", status_code=303)
+        test_id = request.path_params["test"]
+        live, seat = await run_in_threadpool(self._live_seat, author, test_id)
+        replay = live_view.live_replay(live)
+        base = f"{AUTHOR_HOME}/tests/{test_id}/live"
+        heading = f"Test match {test_id}, live (rotation {live['rotation'] + 1})"
+        context = {"title": f"test match {test_id}, live", "heading": heading,
+                   "live_game": True, "game_id": 0, "match_idx": None, "rotation": 0,
+                   "outline": game_outline(replay, seat),
+                   "deal_urls": [f"{base}/deal/{n}.json"
+                                 for n in range(1, len(replay["deals"]) + 1)]}  # fmt: skip
+        return self._page(request, "game.html", context)
+
+    async def test_live_deal(self, request: Request) -> Response:
+        author = await run_in_threadpool(self.author, request)
+        if author is None:
+            return JSONResponse({"error": "sign in first"}, status_code=401)
+        test_id, number = request.path_params["test"], request.path_params["deal"]
+        live, seat = await run_in_threadpool(self._live_seat, author, test_id)
+        replay = live_view.live_replay(live)
+        if not 1 <= number <= len(replay["deals"]):
+            raise NotFound(f"the game being played has no deal {number} yet")
+        return Response(
+            frames_json(deal_frames(replay, number, seat)), media_type="application/json"
+        )
+
+    def _test_game(self, author: dict[str, Any], test_id: int, game_id: int) -> Any:
+        with reading(self.db_path) as db:
+            ladder = open_ladder(db, self.ladder_name)
+            row = author_reads.own_test(db, ladder, author, test_id)
+            return author_reads.test_game(db, row, game_id)
+
+    async def test_game(self, request: Request) -> Response:
+        """A stored game of the author's test match in the viewer, from their seat."""
+        Query.of(request.query_params.multi_items(), ())
+        author = await run_in_threadpool(self.author, request)
+        if author is None:
+            return RedirectResponse("/login", status_code=303)
+        test_id, game_id = request.path_params["test"], request.path_params["game_id"]
+        replay, seat = await run_in_threadpool(self._test_game, author, test_id, game_id)
+        base = f"{AUTHOR_HOME}/tests/{test_id}/game/{game_id}"
+        context = {"title": f"test match {test_id}, game {game_id}", "game_id": game_id,
+                   "heading": f"Test match {test_id}, game {game_id}",
+                   "match_idx": None, "rotation": 0, "live_page": False,
+                   "outline": game_outline(replay, seat),
+                   "deal_urls": [f"{base}/deal/{n}.json"
+                                 for n in range(1, len(replay["deals"]) + 1)]}  # fmt: skip
+        return self._page(request, "game.html", context)
+
+    async def test_deal(self, request: Request) -> Response:
+        """A deal of a test match's game as the viewer's JSON, the author's seat alone."""
+        author = await run_in_threadpool(self.author, request)
+        if author is None:
+            return JSONResponse({"error": "sign in first"}, status_code=401)
+        params = request.path_params
+        replay, seat = await run_in_threadpool(
+            self._test_game, author, params["test"], params["game_id"]
+        )
+        if not 1 <= params["deal"] <= len(replay["deals"]):
+            raise NotFound(f"game {params['game_id']} has no deal {params['deal']}")
+        body = frames_json(deal_frames(replay, params["deal"], seat))
+        return Response(body, media_type="application/json")
 
     async def logs(self, request: Request) -> Response:
         Query.of(request.query_params.multi_items(), ())

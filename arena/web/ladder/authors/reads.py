@@ -1,5 +1,6 @@
 """What an author signed in on the ladder site may read that nobody else may: their
-own versions with the gate's whole report, the gate's logs, the files they uploaded.
+own versions with the gate's whole report, the gate's logs, the files they uploaded,
+their test matches and those matches' games.
 
 Every function takes the author's row and answers only about their bots: another
 author's version is `NotFound`, said as for a version that does not exist, so that
@@ -14,8 +15,15 @@ from typing import Any
 
 import sqlite_utils
 
-from arena.ladder.book import Ladder
-from arena.league.store.ladder_reads import version_fault_counts, version_rows
+from arena.ladder.book import PLAYING, Ladder
+from arena.league.store import game_replay
+from arena.league.store.ladder_reads import (
+    test_match_row,
+    test_match_rows,
+    version_fault_counts,
+    version_rows,
+)
+from arena.league.store.ladder_site_reads import game_league
 from arena.web.ladder import data
 from arena.web.pages import NotFound
 
@@ -106,3 +114,57 @@ def gate_text(row: dict[str, Any]) -> str:
     page (where the organiser keeps things is not the author's business either)."""
     report = data.published_gate(row["gate_report"])
     return report["text"] if report else ""
+
+
+OPPONENT_STATES = PLAYING  # what a test match may be played against (book.request_test)
+
+
+def test_item(row: dict[str, Any]) -> dict[str, Any]:
+    """An author's test match as their page and the API show it (times in UTC)."""
+    return {
+        "id": row["id"],
+        "version": row["entrant"],
+        "opponents": list(row["opponents"]),
+        "state": row["state"],
+        "reason": row["reason"] or "",
+        "requested_at": data.iso(row["requested_at"]),
+        "finished_at": data.iso(row["finished_at"]),
+        "games": [
+            {"id": g["id"], "rotation": g["rotation"], "seat": g["seat"]}
+            for g in row.get("games") or []
+        ],  # fmt: skip
+    }
+
+
+def own_tests(
+    db: sqlite_utils.Database, ladder: Ladder, author: dict[str, Any]
+) -> list[dict[str, Any]]:
+    return [test_item(r) for r in test_match_rows(db, ladder.id, author["id"])]
+
+
+def own_test(
+    db: sqlite_utils.Database, ladder: Ladder, author: dict[str, Any], test_id: int
+) -> dict[str, Any]:
+    """The author's test match `test_id` as stored; NotFound for anyone else's."""
+    row = test_match_row(db, ladder.id, test_id)
+    if row is None or row["author_id"] != author["id"]:
+        raise NotFound(f"you have no test match {test_id}")
+    return row
+
+
+def test_game(
+    db: sqlite_utils.Database, row: dict[str, Any], game_id: int
+) -> tuple[dict[str, Any], int]:
+    """A stored game of the test match `row` and the author's version's seat in it;
+    NotFound for a game that is not one of its games."""
+    for game in row.get("games") or []:
+        if game["id"] == game_id and game_league(db, game_id) == row["league_id"]:
+            replay = game_replay(db, game_id)
+            if replay is not None:
+                return replay, game["seat"]
+    raise NotFound(f"test match {row['id']} has no game {game_id}")
+
+
+def opponent_choices(db: sqlite_utils.Database, ladder: Ladder) -> list[str]:
+    """Every version a test match may be played against (house bots among them)."""
+    return [r["entrant"] for r in version_rows(db, ladder.id, states=OPPONENT_STATES)]
