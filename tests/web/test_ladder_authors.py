@@ -9,13 +9,15 @@ from __future__ import annotations
 import json
 import os
 import re
+import sqlite3
 from pathlib import Path
 
 import pytest
 from openapi_schema_validator import OAS31Validator
 from starlette.testclient import TestClient
 
-from arena.ladder.book import author_revoke, open_ladder, writing
+from arena.cards import codes_of
+from arena.ladder.book import author_revoke, open_ladder, request_test, writing
 from arena.ladder.book import submit as cli_submit
 from arena.ladder.runner import run_ladder
 from arena.league.store.ladder_reads import version_rows
@@ -27,6 +29,7 @@ from arena.web.ladder.authors.throttle import SignInLimits, Window
 from arena.web.ladder.openapi import document, openapi_path
 from tests.ladder.ladder_support import RANDOM_BOT, versions
 from tests.support.ladder_authors import AUTHORS, author_ladder, bot_tar, tar_of, zip_of
+from tests.support.site_league import live_match
 
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 
@@ -459,3 +462,40 @@ def test_test_matches_through_the_api_and_its_limit(ladder, tmp_path) -> None:
     for bad in (b"[1, 2]", b"not json", b"{" * 20000):
         refused = api.post(TESTS, content=bad, headers=bearer)
         assert refused.status_code in (400, 413) and documented(TESTS, refused)["error"]
+
+
+@pytest.mark.parametrize("rotation", [0, 3])
+def test_a_test_match_in_flight_is_shown_from_the_authors_seat_in_its_last_rotation(
+    ladder, tmp_path, rotation
+) -> None:
+    """A test match being played: its page says how far it is; its game is watched
+    from the author's seat alone, and only in the last of its 4 rotations (a later
+    rotation replays the same deals)."""
+    _two_active_versions(ladder, tmp_path)
+    request_test(ladder.db, None, token=ladder.alice, spec="webbot@1",
+                 opponents=["greedy@1", "random@1", "otherbot@1"])  # fmt: skip
+    with sqlite3.connect(ladder.db) as con:  # as a run that gave it out as match 100
+        con.execute("UPDATE test_matches SET state = 'playing', idx = 100")
+    entrants = ("greedy@1", "webbot@1", "random@1", "otherbot@1")
+    _, state = live_match(ladder.db, rotation, 9, league="spring", entrants=entrants)
+    alice = signed_in(ladder, ladder.alice)
+    page = alice.get("/author/tests/1")
+    assert f"rotation {rotation + 1} of 4" in page.text
+    live = alice.get("/author/tests/1/live")
+    deal = alice.get("/author/tests/1/live/deal/1.json")
+    if rotation < 3:
+        assert live.status_code == 404 and "last rotation" in live.text
+        assert deal.status_code == 404
+        return
+    assert 'href="/author/tests/1/live"' in page.text
+    assert live.status_code == 200
+    frames = deal.json()
+    assert frames["observers"] == [1]  # webbot@1's seat
+    for code in codes_of(state.hands[1]):
+        assert f'"{code}"' in deal.text  # the author's bot's hand is shown
+    shown = re.sub(r'"first_king_card":\s*"\w\w"', "", deal.text + live.text)  # a rule, no hand
+    for seat in (0, 2, 3):  # no card another seat still holds reaches the page
+        for code in codes_of(state.hands[seat]):
+            assert f'"{code}"' not in shown, (seat, code)
+    mallory = signed_in(ladder, ladder.mallory)
+    assert mallory.get("/author/tests/1/live").status_code == 404
