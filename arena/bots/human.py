@@ -359,8 +359,8 @@ class HumanPlayer:
 
     def _ask(self, decision: Decision) -> int:
         self._decision_id += 1
-        self._notice = ""
         frame = self._frame(decision.view, decision.legal, self._decision_id)
+        self._notice = ""  # said until this decision is answered
         self.seat.ask(self._decision_id, frame)
         return self._decision_id
 

@@ -123,6 +123,10 @@
 
   function render() {
     var view = frame.view || null;
+    body.setAttribute("data-state", frame.closed && frame.state !== "over" ? "closed" : frame.state);
+    body.setAttribute("data-decision", String(frame.decision || 0));
+    body.setAttribute("data-kind", frame.kind || "");
+    if (frame.view) body.setAttribute("data-step", frame.view.deal + "/" + frame.view.events.length);
     drawStatus(view);
     drawNotice();
     drawClock();
@@ -284,12 +288,16 @@
     if (isTrix() && view.contract === "trix") return null;
     var mine = plays(view.events);
     var whole = Math.floor(mine.length / size);
-    if (whole > 0) return { cards: mine.slice((whole - 1) * size, whole * size), deal: view.deal };
+    if (whole > 0) {
+      // whoever leads now took it: the first card of the trick, or the seat to play
+      var taker = view.trick.length ? view.trick[0].seat : frame.kind === "play" ? frame.to_move : -1;
+      return { cards: mine.slice((whole - 1) * size, whole * size), deal: view.deal, taker: taker };
+    }
     var end = frame.deal_end;
     if (end && end.number === view.deal - 1 && !endedInRows(end)) {
       var before = plays(end.events);
       var done = Math.floor(before.length / size);
-      if (done > 0) return { cards: before.slice((done - 1) * size, done * size), deal: end.number };
+      if (done > 0) return { cards: before.slice((done - 1) * size, done * size), deal: end.number, taker: -1 };
     }
     return null;
   }
@@ -306,7 +314,9 @@
     var last = lastTrick(view);
     box.hidden = !last;
     if (!last) return;
-    box.appendChild(el("h3", "", "Last trick" + (last.deal !== view.deal ? " of deal " + last.deal : "")));
+    var title = "Last trick" + (last.deal !== view.deal ? " of deal " + last.deal : "");
+    if (last.taker >= 0) title += ", taken by " + seatName(last.taker);
+    box.appendChild(el("h3", "", title));
     var list = el("ol", "played");
     last.cards.forEach(function (e) {
       var item = el("li");
@@ -369,10 +379,13 @@
     if (!cards.length) hand.appendChild(el("p", "muted", "No cards in your hand."));
     cards.forEach(function (code) {
       if (plays[code]) {
+        // named by what it shows (Q), the suit's symbol hidden and its word said
         var button = actionButton(plays[code], "", "card");
         cardFace(button, code);
         button.classList.add("playable");
-        button.setAttribute("aria-label", "play " + cardName(code));
+        button.querySelector(".suit").setAttribute("aria-hidden", "true");
+        button.appendChild(el("span", "sr-only", " of " + SUIT_NAMES[code.charAt(1)]));
+        button.setAttribute("title", "play " + cardName(code));
         hand.appendChild(button);
       } else {
         var card = cardElement(code);
