@@ -103,6 +103,7 @@ class HumanSeat:
         self._open = 0  # requests from a page in progress
         self._last_contact: float | None = None  # None until a page first came
         self._seen = 0  # the latest version a page was given
+        self._wakers: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
         self.closed = False
 
     # ---- the server's side -------------------------------------------------------
@@ -146,8 +147,28 @@ class HumanSeat:
                 return False
             self._answer = (decision, dict(action))
             self._pending = 0
-            self._lock.notify_all()
+            self._wake()
             return True
+
+    async def newer(self, after: int, seconds: float) -> None:
+        """Return once the frame is newer than version `after`, the seat is closed,
+        or `seconds` have passed (a page's request waits here, on the server's loop)."""
+        with self._lock:
+            if self.version > after or self.closed:
+                return
+            woken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._wakers.append((asyncio.get_running_loop(), woken))
+        await self._sleep(woken, seconds)
+
+    async def _sleep(self, woken: asyncio.Future[None], seconds: float) -> None:
+        """Wait for `woken` (set by `_wake`) at most `seconds`, then forget it."""
+        try:
+            await asyncio.wait_for(woken, seconds)
+        except TimeoutError:
+            pass
+        finally:
+            with self._lock:
+                self._wakers = [w for w in self._wakers if w[1] is not woken]
 
     # ---- the referee's side -------------------------------------------------------
 
@@ -156,7 +177,7 @@ class HumanSeat:
         with self._lock:
             self._frame = {"seat": self.seat, "name": self.name, **frame}
             self.version += 1
-            self._lock.notify_all()
+            self._wake()
 
     def ask(self, decision: int, frame: dict[str, Any]) -> None:
         """Show decision `decision` (its legal actions are in `frame`) and wait for it."""
@@ -220,21 +241,33 @@ class HumanSeat:
                 self._lock.wait(WAIT_STEP * 4)
 
     async def answer_async(self, decision: int) -> dict[str, Any]:
-        """`answer` for a game on an event loop (one with bots over gRPC): it looks
-        every WAIT_STEP seconds and never blocks the loop."""
+        """`answer` on the referee's event loop (the referee awaits every player that
+        can be awaited): woken by the post at once, and every few WAIT_STEPs to look
+        at the clock and the page, never blocking the loop."""
+        loop = asyncio.get_running_loop()
         while True:
             with self._lock:
                 outcome = self._outcome(decision)
+                if outcome is None:
+                    woken: asyncio.Future[None] = loop.create_future()
+                    self._wakers.append((loop, woken))
             if outcome is not None:
                 return _given(outcome)
-            await asyncio.sleep(WAIT_STEP)
+            await self._sleep(woken, WAIT_STEP * 4)
+
+    def _wake(self) -> None:
+        """Wake the waits: the threads' (under the lock, which the caller holds) and
+        the event loop's."""
+        self._lock.notify_all()
+        for loop, woken in self._wakers:
+            loop.call_soon_threadsafe(_settle, woken)
 
     def close(self) -> None:
         """No more decisions: a wait ends (as a fault), a post is refused."""
         with self._lock:
             self.closed = True
             self._pending = 0
-            self._lock.notify_all()
+            self._wake()
 
     def delivered(self) -> bool:
         """Whether a page has been given the latest frame, or none has ever come (or
@@ -245,6 +278,11 @@ class HumanSeat:
                 or self._gone(time.monotonic())
                 or self._seen >= self.version
             )
+
+
+def _settle(woken: asyncio.Future[None]) -> None:
+    if not woken.done():
+        woken.set_result(None)
 
 
 def _given(outcome: dict[str, Any] | BotFault) -> dict[str, Any]:

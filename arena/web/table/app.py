@@ -42,7 +42,7 @@ from arena.web.render import ENV
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 POLL_SECONDS = 20.0  # the longest a page's request for the next frame is held open
-TICK = 0.05  # seconds between looks at a seat while a request waits
+TICK = 0.25  # seconds between looks at whether a waiting request's page went away
 BODY_LIMIT = 4096  # bytes of an answer: an action is a few dozen
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 ACTION_KEYS = {"type", "card", "contract", "cards", "bid"}
@@ -85,7 +85,7 @@ def make_table_app(table: HumanTable, hosts: Sequence[str] | None = None) -> Sta
             while seat.version <= after and not seat.closed and loop.time() < end:
                 if await request.is_disconnected():
                     return Response(status_code=204)
-                await asyncio.sleep(TICK)
+                await seat.newer(after, TICK)
             return JSONResponse(seat.snapshot(), headers=NO_STORE)
         finally:
             seat.depart()
