@@ -115,10 +115,6 @@
     return tricks + " " + (STRAIN_NAMES[strain] || strain);
   }
 
-  function isTrix() {
-    return frame.game === "trix";
-  }
-
   /* ---- drawing ---------------------------------------------------------------------- */
 
   function render() {
@@ -191,37 +187,77 @@
   function drawContract(view) {
     var box = $("contract");
     box.textContent = "";
+    parts().contract(view, box);
+  }
+
+  function trixContract(view, box) {
     var line = el("p");
-    if (isTrix()) {
-      line.appendChild(el("span", "", "Deal " + view.deal + " · King: " + seatName(view.king) + " · "));
-      line.appendChild(el("strong", "", view.contract ? "contract: " + view.contract : "choosing the contract"));
-      box.appendChild(line);
-      if (view.contracts_left.length) {
-        box.appendChild(el("p", "muted-felt", "Left in this kingdom: " + view.contracts_left.join(", ")));
-      }
-    } else {
-      line.appendChild(el("span", "", "Deal " + view.deal + " · dealer: " + seatName(view.dealer) + " · "));
-      if (view.declarer >= 0 && view.bid) {
-        line.appendChild(el("strong", "", seatName(view.declarer) + " plays " + bidText(view.bid)));
-      } else if (view.declarer >= 0) {
-        line.appendChild(el("strong", "", seatName(view.declarer) + " is declaring"));
-      } else {
-        line.appendChild(el("strong", "", biddingDone(view) ? "no bid: a Trianon round" : "bidding"));
-      }
-      box.appendChild(line);
-      var bids = view.events.filter(function (e) {
-        return e.type !== "play";
-      });
-      if (bids.length) {
-        var list = el("p", "muted-felt", "Bids: ");
-        list.textContent += bids
-          .map(function (e) {
-            return seatName(e.seat) + " " + (e.type === "pass" ? "passed" : actionText(e));
-          })
-          .join(" · ");
-        box.appendChild(list);
-      }
+    line.appendChild(el("span", "", "Deal " + view.deal + " · King: " + seatName(view.king) + " · "));
+    line.appendChild(el("strong", "", view.contract ? "contract: " + view.contract : "choosing the contract"));
+    box.appendChild(line);
+    if (view.contracts_left.length) {
+      box.appendChild(el("p", "muted-felt", "Left in this kingdom: " + view.contracts_left.join(", ")));
     }
+  }
+
+  function trianonContract(view, box) {
+    var line = el("p");
+    line.appendChild(el("span", "", "Deal " + view.deal + " · dealer: " + seatName(view.dealer) + " · "));
+    if (view.declarer >= 0 && view.bid) {
+      line.appendChild(el("strong", "", seatName(view.declarer) + " plays " + bidText(view.bid)));
+    } else if (view.declarer >= 0) {
+      line.appendChild(el("strong", "", seatName(view.declarer) + " is declaring"));
+    } else {
+      line.appendChild(el("strong", "", biddingDone(view) ? "no bid: a Trianon round" : "bidding"));
+    }
+    box.appendChild(line);
+    var bids = view.events.filter(function (e) {
+      return e.type !== "play";
+    });
+    if (bids.length) {
+      var list = el("p", "muted-felt", "Bids: ");
+      list.textContent += bids
+        .map(function (e) {
+          return seatName(e.seat) + " " + (e.type === "pass" ? "passed" : actionText(e));
+        })
+        .join(" · ");
+      box.appendChild(list);
+    }
+  }
+
+  function trixRoles(view, seat) {
+    return seat === view.king ? ["King"] : [];
+  }
+
+  function trianonRoles(view, seat) {
+    var roles = [];
+    if (seat === view.dealer) roles.push("dealer");
+    if (seat === view.declarer) roles.push("declarer");
+    return roles;
+  }
+
+  /* What differs between the games' views, by the game's registered name (a table,
+   * as the strategies and the wire codec keep theirs): the contract or the bidding,
+   * each seat's role, and whether the cards are laid out in rows (Trix's trix). */
+  var GAMES = {
+    trix: {
+      contract: trixContract,
+      roles: trixRoles,
+      inRows: function (view) {
+        return view.contract === "trix";
+      },
+    },
+    trianon: {
+      contract: trianonContract,
+      roles: trianonRoles,
+      inRows: function () {
+        return false;
+      },
+    },
+  };
+
+  function parts() {
+    return GAMES[frame.game];
   }
 
   function biddingDone(view) {
@@ -233,7 +269,7 @@
   function drawTrick(view) {
     var box = $("trick");
     box.textContent = "";
-    var rows = isTrix() && view.contract === "trix";
+    var rows = parts().inRows(view);
     box.hidden = rows;
     if (rows) return;
     box.appendChild(el("h3", "", "Trick"));
@@ -254,7 +290,7 @@
   function drawRows(view) {
     var box = $("rows");
     box.textContent = "";
-    box.hidden = !(isTrix() && view.contract === "trix");
+    box.hidden = !parts().inRows(view);
     if (box.hidden) return;
     box.appendChild(el("h3", "", "The rows"));
     "SHCD".split("").forEach(function (suit) {
@@ -285,7 +321,7 @@
         return e.type === "play";
       });
     };
-    if (isTrix() && view.contract === "trix") return null;
+    if (parts().inRows(view)) return null;
     var mine = plays(view.events);
     var whole = Math.floor(mine.length / size);
     if (whole > 0) {
@@ -338,21 +374,18 @@
       var who = el("bdi", "seat-name", name);
       head.appendChild(who);
       head.appendChild(el("span", "seat-number", "seat " + seat + (seat === frame.seat ? ", you" : "")));
-      var roles = [];
-      if (isTrix() && seat === view.king) roles.push("King");
-      if (!isTrix() && seat === view.dealer) roles.push("dealer");
-      if (!isTrix() && seat === view.declarer) roles.push("declarer");
+      var roles = parts().roles(view, seat);
       if (seat === frame.to_move && frame.state !== "over") roles.push("to move");
       if (roles.length) head.appendChild(el("span", "role", roles.join(", ")));
       item.appendChild(head);
       var facts = el("div", "seat-facts");
       facts.appendChild(el("span", "", "cards: " + view.cards_left[seat]));
-      if (!(isTrix() && view.contract === "trix")) {
+      if (!parts().inRows(view)) {
         facts.appendChild(el("span", "", "tricks: " + view.tricks_won[seat]));
       }
       facts.appendChild(el("span", "", "total: " + signed(view.totals[seat])));
       item.appendChild(facts);
-      if (isTrix() && view.exposed[seat] && view.exposed[seat].length) {
+      if (view.exposed[seat] && view.exposed[seat].length) {
         var exposed = el("div", "exposed");
         exposed.appendChild(el("span", "", "exposed: "));
         exposed.appendChild(cardList(view.exposed[seat], "cards exposed by " + name));
