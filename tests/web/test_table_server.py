@@ -68,6 +68,7 @@ def test_the_league_sites_hardening() -> None:
     table = HumanTable(SPECS)
     client = _client(table)
     path = seat_path(table.seats[0])
+    table.seats[0].publish({"state": "waiting"})  # a frame to answer with at once
     responses = [client.get(path), client.get(f"{path}/state.json"),
                  client.get("/static/table.js"), client.get("/seat/x" * 3)]  # fmt: skip
     responses.append(_client(table, "evil.example").get(path))
