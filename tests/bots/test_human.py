@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
 from arena.bots.human import HumanPlayer, HumanSeat, HumanTable, human_name, is_human_spec
@@ -28,6 +29,7 @@ from arena.league.running.play_run import play_games
 from arena.league.store import game_replay, open_existing
 from arena.play.faults import BotFault, FaultKind
 from arena.sdk.views import view_from_dict
+from arena.web.app import make_app
 from tests.independent import trianon_checker, trix_checker
 from tests.support.tiny_league import TINY
 
@@ -202,6 +204,9 @@ def test_whole_games_are_refereed_written_and_stored_like_any(
         assert game_replay(db, 1)["players"] == names
     finally:
         db.close()
+    viewer = TestClient(make_app(tmp_path / "a.db"), base_url="http://127.0.0.1")
+    assert viewer.get("/game/1").status_code == 200  # the site's viewer replays it
+    assert viewer.get("/game/1/deal/1.json").json()["deal"] == 1
     # what the page was given is exactly the seat's view, through the bot's request
     engine = get_game(game)
     assert asked
