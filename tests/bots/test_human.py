@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 import time
 from pathlib import Path
@@ -237,3 +238,44 @@ def test_the_seat_is_shown_every_move_and_the_end(tmp_path: Path) -> None:
     assert frame["deal_end"]["number"] == 1 and "hands" not in frame["deal_end"]
     events = sum(len(d["events"]) for d in played.result.replay["deals"])
     assert seat.version >= events  # a frame after every move, and one at each decision
+
+
+def test_arena_play_prints_each_link_and_opens_the_first(monkeypatch, tmp_path: Path) -> None:
+    """Nobody comes to the pages: each decision times out, the fallbacks are played, and
+    the game ends like any other, its faults reported."""
+    import webbrowser
+
+    opened: list[str] = []
+    monkeypatch.setattr(webbrowser, "open", lambda url, *a, **k: opened.append(url) or True)
+    result = runner.invoke(
+        app,
+        [
+            "play",
+            "builtin:first",
+            "human:ana",
+            "human",
+            "--game",
+            "trianon",
+            "--rules",
+            "max_deals=1",
+            "--human-move-timeout",
+            "0.1",
+            "--open",
+            "--json",
+            "--replays",
+            str(tmp_path),
+        ],  # fmt: skip
+    )
+    assert result.exit_code == 0, result.output
+    links = re.findall(
+        r"^human seat (\d) \((\w+)\): (http://127\.0\.0\.1:\d+/seat/[\w-]{32})$",
+        result.stderr,
+        re.M,
+    )
+    assert [(seat, name) for seat, name, _ in links] == [("1", "ana"), ("2", "human")]
+    assert opened == [links[0][2]]
+    played = json.loads(result.stdout.splitlines()[0])
+    assert played["players"] == ["first", "ana", "human"]
+    assert {f["kind"] for f in played["fault_details"]} == {"timeout"}
+    assert played["faults"] == 10  # five a seat, then --max-faults' fallbacks
+    assert trianon_checker.check_replay(json.loads((tmp_path / "game-0001.json").read_text())) == []
