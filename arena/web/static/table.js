@@ -367,18 +367,18 @@
     var list = $("seats");
     list.textContent = "";
     frame.players.forEach(function (name, seat) {
-      var item = el("li", "seat-line");
+      var item = el("li", "player-line");
       if (seat === frame.to_move && frame.state !== "over") item.classList.add("turn");
       if (seat === frame.seat) item.classList.add("me");
-      var head = el("div", "seat-head");
-      var who = el("bdi", "seat-name", name);
+      var head = el("div", "player-head");
+      var who = el("bdi", "player-name", name);
       head.appendChild(who);
-      head.appendChild(el("span", "seat-number", "seat " + seat + (seat === frame.seat ? ", you" : "")));
+      head.appendChild(el("span", "player-number", "seat " + seat + (seat === frame.seat ? ", you" : "")));
       var roles = parts().roles(view, seat);
       if (seat === frame.to_move && frame.state !== "over") roles.push("to move");
       if (roles.length) head.appendChild(el("span", "role", roles.join(", ")));
       item.appendChild(head);
-      var facts = el("div", "seat-facts");
+      var facts = el("div", "player-facts");
       facts.appendChild(el("span", "", "cards: " + view.cards_left[seat]));
       if (!parts().inRows(view)) {
         facts.appendChild(el("span", "", "tricks: " + view.tricks_won[seat]));
