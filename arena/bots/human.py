@@ -22,6 +22,7 @@ with the seat's move timeout when there is one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import threading
 import time
@@ -260,7 +261,8 @@ class HumanSeat:
         the event loop's."""
         self._lock.notify_all()
         for loop, woken in self._wakers:
-            loop.call_soon_threadsafe(_settle, woken)
+            with contextlib.suppress(RuntimeError):  # a loop closed meanwhile: none waits
+                loop.call_soon_threadsafe(_settle, woken)
 
     def close(self) -> None:
         """No more decisions: a wait ends (as a fault), a post is refused."""
