@@ -20,6 +20,7 @@ from typing import Any
 
 from arena.bots.confinement.cgroups import entrant_group
 from arena.bots.confinement.sandbox import Sandbox
+from arena.bots.human import HumanTable, is_human_spec
 from arena.bots.process import become_subreaper, run_log_folder
 from arena.bots.remote.settings import RemoteSettings
 from arena.bots.rotation_pool import RotationPool, Seat
@@ -48,6 +49,7 @@ class SessionRequest:
     logs: Path = Path("arena-logs")
     sandbox: Sandbox | None = None
     deal_key: str = ""  # the secret the deals come from; "" makes a fresh one (`key`)
+    humans: HumanTable | None = None  # the people's seats (`human` specs) and their pages
 
     @functools.cached_property
     def key(self) -> str:
@@ -79,9 +81,9 @@ class MatchPlayed:
     seconds: float = 0.0  # how long the match took, its bots' start-up included
 
 
-def play_session(request: SessionRequest) -> Iterator[GamePlayed | MatchPlayed]:
-    """Play the request's games (or matches); ConfigError before anything starts when
-    it cannot be played as asked."""
+def check_request(request: SessionRequest) -> tuple[Any, Any]:
+    """The request's game and parsed rule options; ConfigError, before anything starts,
+    when it cannot be played as asked (also a person's seat where none can sit)."""
     if request.matches and request.games != 1:
         raise ConfigError(
             f"--games {request.games} and --matches {request.matches} do not go together: "
@@ -94,9 +96,33 @@ def play_session(request: SessionRequest) -> Iterator[GamePlayed | MatchPlayed]:
         raise ConfigError(
             f"{game.name} needs {game.seats} bots, one per seat; got {len(request.specs)}"
         )
+    people = [s for s in request.specs if is_human_spec(s)]
+    humans = request.humans
+    if people and (humans is None or len(humans.seats) != len(people)):
+        raise ConfigError(
+            f"bot spec {people[0].strip()[:60]!r} seats a person: only `arena play` "
+            "seats people, each at a page of its own (docs/human.md)"
+        )
+    if people and request.matches:
+        raise ConfigError(
+            "--matches with a person's seat: a person plays games with the seats fixed "
+            "(--games N); seat-rotated matches are for bots"
+        )
+    return game, options
+
+
+def play_session(request: SessionRequest) -> Iterator[GamePlayed | MatchPlayed]:
+    """Play the request's games (or matches); ConfigError before anything starts when
+    it cannot be played as asked."""
+    game, options = check_request(request)
     options_dict = game.options_dict(options)
+    humans = request.humans
+    referee = request.referee
+    if humans:  # every move shown on every person's page as it is made
+        referee = dataclasses.replace(referee, watch=humans.watch_with(referee.watch))
     logs = request.logs
-    if any(not s.strip().startswith(("builtin:", "grpc:")) for s in request.specs):
+    if any(not s.strip().startswith(("builtin:", "grpc:")) and not is_human_spec(s)
+           for s in request.specs):  # fmt: skip
         logs = run_log_folder(logs)  # a folder per run: a rerun writes no log over this one's
     if not request.matches:
         with started_players(
@@ -106,6 +132,7 @@ def play_session(request: SessionRequest) -> Iterator[GamePlayed | MatchPlayed]:
             settings=request.remote,
             log_dir=logs,
             sandbox=request.sandbox,
+            humans=humans,
         ) as players:
             names = seat_names(request.specs)
             for number, seed in enumerate(game_seeds(request.seed, request.games), start=1):
@@ -115,7 +142,7 @@ def play_session(request: SessionRequest) -> Iterator[GamePlayed | MatchPlayed]:
                     players,
                     game_seed(request.key, seed),
                     options,
-                    settings=request.referee,
+                    settings=referee,
                     names=names,
                 )
                 yield GamePlayed(number, seed, result, seconds=time.monotonic() - started)

@@ -2,6 +2,7 @@
 
 - `builtin:NAME`: an in-process bot (`builtin:random`, `builtin:first`);
 - `grpc:HOST:PORT` or `grpc:unix:PATH`: a bot already running, reached over gRPC;
+- `human` or `human:NAME`: a person, at a table of `arena play` only (arena/bots/human.py);
 - anything else: a command line the referee starts, e.g. `python sample_bots/random_bot.py`
   or `node sample_bots/js_bot/bot.js`. `python`/`python3` mean the arena's own interpreter.
 """
@@ -17,6 +18,7 @@ from typing import Any
 
 from arena.bots.builtin import make_builtin
 from arena.bots.confinement.sandbox import Sandbox
+from arena.bots.human import HumanTable, human_name, is_human_spec, no_people_here
 from arena.bots.process import BotProcess, become_subreaper, command_argv
 from arena.bots.remote.handshake import BotStartError
 from arena.bots.remote.player import RemotePlayer
@@ -36,10 +38,13 @@ def check_spec(spec: str, base_dir: Path | None = None) -> None:
     anything (an empty spec, an unknown built-in bot, a grpc: spec with no port, a
     command that cannot be split into arguments), with its words: a league file is
     checked this way before any match is played. A command is split as `make_player`
-    splits it (`command_argv`), which starts nothing."""
+    splits it (`command_argv`), which starts nothing. A person (`human`) is refused:
+    leagues, ladders and duels seat bots only, and a person is never rated."""
     spec = spec.strip()
     if not spec:
         raise ConfigError(EMPTY_SPEC)
+    if is_human_spec(spec):
+        raise no_people_here(spec, "a league, a ladder or a duel")
     if spec.startswith(BUILTIN_PREFIX):
         make_builtin(spec[len(BUILTIN_PREFIX) :])
     elif spec.startswith(GRPC_PREFIX):
@@ -65,6 +70,8 @@ def make_player(
     spec = spec.strip()
     if not spec:
         raise ConfigError(EMPTY_SPEC)
+    if is_human_spec(spec):  # a person's seat comes from its table (`started_players`)
+        raise no_people_here(spec, "this way of playing")
     if spec.startswith(BUILTIN_PREFIX):
         return make_builtin(spec[len(BUILTIN_PREFIX) :])
     if spec.startswith(GRPC_PREFIX):
@@ -118,6 +125,8 @@ def spec_name(spec: str) -> str:
     the folder's for a `bot.js` or `main.py`), its module's last part (`greedy` for
     `python -m arena.strategies.greedy`), or its program's."""
     spec = spec.strip()
+    if is_human_spec(spec):
+        return human_name(spec)
     if spec.startswith(BUILTIN_PREFIX):
         return spec[len(BUILTIN_PREFIX) :] or spec
     if spec.startswith(GRPC_PREFIX):
@@ -203,18 +212,23 @@ def started_players(
     log_prefix: str = "",
     tolerate_start_failures: bool = False,
     sandbox: Sandbox | None = None,
+    humans: HumanTable | None = None,
 ) -> Iterator[list[Player]]:
     """Players for `specs`, external ones launched together and then handshaken, and
     every process ended on the way out, whatever happens (Ctrl-C included).
 
     With `tolerate_start_failures` (leagues), a bot that cannot start is not an error:
-    its seat plays fallback moves, each recorded as a `start-failure` fault.
+    its seat plays fallback moves, each recorded as a `start-failure` fault. `humans`
+    holds the people's seats (`human` specs) of an `arena play` table.
     """
     become_subreaper()
     log_dir = log_dir or Path("arena-logs")
     players: list[Player] = []
     try:
         for seat, spec in enumerate(specs):
+            if humans is not None and seat in humans.seats:
+                players.append(humans.player(seat))
+                continue
             log = seat_log_path(log_dir, log_prefix, seat, spec)
             players.append(
                 make_player(spec, settings, log_path=log, base_dir=base_dir, sandbox=sandbox)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -34,6 +34,7 @@ from arena.errors import ConfigError
 from arena.play.deal_keys import deal_key_problem, normal_key
 
 if TYPE_CHECKING:  # grpc loads only for the commands that talk to bots
+    from arena.bots.human import HumanTable
     from arena.bots.sessions import GamePlayed, MatchPlayed
 from arena.play.referee import RefereeSettings
 
@@ -65,7 +66,8 @@ def play(
         list[str],
         typer.Argument(
             help="One bot spec per seat: builtin:NAME, grpc:HOST:PORT, grpc:unix:PATH, "
-            "or a command such as 'python sample_bots/random_bot.py'."
+            "a command such as 'python sample_bots/random_bot.py', or human (human:NAME) "
+            "for a person, who plays at a page of their own (docs/human.md)."
         ),
     ],
     game: Game = TRIX,
@@ -145,15 +147,51 @@ def play(
         str | None,
         typer.Option(help="With --db: the league's name (default: play-YYYYMMDD-HHMMSS)."),
     ] = None,
+    host: Annotated[
+        str,
+        typer.Option(
+            help="With a human seat: the address the table's pages are served on "
+            "(loopback unless you say otherwise)."
+        ),
+    ] = "127.0.0.1",
+    port: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=65535,
+            help="With a human seat: the port the table's pages are served on (0, the "
+            "default: a free one).",
+        ),
+    ] = 0,
+    open_page: Annotated[
+        bool,
+        typer.Option("--open", help="With a human seat: open the first seat's page in a browser."),
+    ] = False,
+    human_move_timeout: Annotated[
+        float | None,
+        typer.Option(
+            min=0.1,
+            max=86_400.0,
+            help="Seconds a person has for each decision; then the fallback move is played "
+            "and a timeout fault recorded. Default: no limit.",
+        ),
+    ] = None,
 ) -> None:
     """Play games (or seat-rotated matches) between bots and print the results.
 
+    A human seat (`human` or `human:NAME`) is played by a person at a page of the
+    table's own small web server: one link per seat, printed on stderr, each with a
+    secret of its own (docs/human.md).
+
     Exit codes: 0 done (faults or not, unless --fail-on-fault); 2 an error; 3 with
     --fail-on-fault, when any game had a fault."""
-    from arena.bots.sessions import MatchPlayed, SessionRequest
+    from arena.bots.human import HumanTable, is_human_spec
+    from arena.bots.sessions import MatchPlayed, SessionRequest, check_request
     from arena.league.running.play_run import play_games
 
-    if any(not spec.startswith("builtin:") for spec in bots):
+    humans = HumanTable(bots, timeout=human_move_timeout)
+    machines = [spec for spec in bots if not is_human_spec(spec)]
+    if any(not spec.startswith("builtin:") for spec in machines):
         said = move_timeout_warning(move_timeout, "--move-timeout")
         if said:
             typer.echo(said, err=True)
@@ -173,8 +211,9 @@ def play(
         ),
         referee=RefereeSettings(max_faults=max_faults),
         logs=logs,
-        sandbox=started_sandbox(sandbox_mode, bots),
+        sandbox=started_sandbox(sandbox_mode, machines),
         deal_key=checked_key(deal_key),
+        humans=humans or None,
     )
 
     def show(played: GamePlayed | MatchPlayed, path: Path | None) -> None:
@@ -184,7 +223,13 @@ def play(
         else:
             typer.echo(_game_json(played, path) if as_json else _game_text(played))
 
-    run = play_games(request, show=show, replays=replays, db=db, league=league)
+    if humans:
+        check_request(request)  # refused now, before a link is printed
+        run = _at_table(humans, host, port, open_page, lambda: play_games(
+            request, show=show, replays=replays, db=db, league=league
+        ))  # fmt: skip
+    else:
+        run = play_games(request, show=show, replays=replays, db=db, league=league)
     if matches and not as_json:
         typer.echo(
             f"mean score per game over {matches} matches ({run.series.games} games): "
@@ -211,6 +256,21 @@ def play(
             err=True,
         )
         raise typer.Exit(FAULT_EXIT_CODE)
+
+
+def _at_table(humans: HumanTable, host: str, port: int, open_page: bool, play: Any) -> Any:
+    """`play()` with the table's pages served: each person's link printed first (and
+    the first opened in a browser with --open), the server stopped after."""
+    import webbrowser
+
+    from arena.web.table.server import serving_table
+
+    with serving_table(humans, host, port) as links:
+        for seat, link in links.items():
+            typer.echo(f"human seat {seat} ({humans.seats[seat].name}): {link}", err=True)
+        if open_page:
+            webbrowser.open(links[min(links)])
+        return play()
 
 
 def checked_key(key: str | None) -> str:

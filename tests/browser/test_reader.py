@@ -276,13 +276,16 @@ def text_colour_pairs() -> list[tuple[str, str, str]]:
     felt's two greens for the table's text, white for a card)."""
     site = _rules((STATIC / "site.css").read_text())
     viewer = _rules((STATIC / "viewer.css").read_text())
+    table = _rules((STATIC / "table.css").read_text())  # a person's seat (docs/human.md)
 
     def variables_of(rules: list) -> dict[str, str]:
         return {k: v for _, decls in rules for k, v in decls.items() if k.startswith("--")}
 
     pairs = []
     site_vars = variables_of(site)
-    for sheet, variables in ((site, site_vars), (viewer, {**site_vars, **variables_of(viewer)})):
+    viewer_vars = {**site_vars, **variables_of(viewer)}
+    sheets = ((site, site_vars), (viewer, viewer_vars), (table, viewer_vars))
+    for sheet, variables in sheets:
         pairs += _pairs(sheet, variables)
     return pairs
 
