@@ -77,6 +77,7 @@ UNBOUNDED = [  # (module, attribute): the work the module docstring says is not 
     ("arena.bench.duel", "bench_duel"),
     ("arena.bots.check", "check_bot"),
     ("arena.bench.ladder", "bench_ladder"),
+    ("arena.bench.ladder_web", "bench_ladder_web"),  # starts a ladder run and a server
     ("arena.ladder.runner", "run_ladder"),  # plays until stopped
     ("arena.ladder.finals", "play_finals"),  # a league of up to 100,000 matches
 ]
