@@ -370,3 +370,22 @@ def bench_ladder_web(
     typer.echo("\n".join(figures.lines()))
     if figures.failed or figures.stored:
         raise typer.Exit(1)
+
+
+@command(bench_app, "ladder-pages")
+def bench_ladder_pages(
+    games: Annotated[
+        int, typer.Option(min=400, max=1_000_000, help="Games stored (about; 4 a match).")
+    ] = 100_000,
+    versions: Annotated[
+        int, typer.Option(min=4, max=1000, help="House versions on the ladder (and 2 more).")
+    ] = 100,
+    requests: Annotated[int, typer.Option(min=1, max=10_000, help="Timed requests a route.")] = 20,
+) -> None:
+    """Every page and API route of the ladder site over a ladder of GAMES stored games
+    (written directly, docs/benchmarks.md), in process: p50, p95 and max of each, as a
+    ratio to a static file through the same application, and against the 300 ms goal."""
+    from arena.bench.ladder_pages import bench_ladder_pages as measure
+
+    figures = measure(games, versions, requests, say=lambda text: typer.echo(text, err=True))
+    typer.echo("\n".join(figures.lines()))
