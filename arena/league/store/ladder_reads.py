@@ -107,13 +107,14 @@ def ladder_match_rows(
 ) -> list[dict[str, Any]]:
     """The matches the ladder chose, in the order chosen, with their state (queued,
     stored, dropped), why each was chosen, and each one's pair (a promotion test)."""
-    where, args = "ladder_id = ?", [ladder_id]
+    where, args, order = "ladder_id = ?", [ladder_id], "idx"
     if states:
         where += f" AND state IN ({', '.join('?' * len(states))})"
         args += list(states)
+        order = "+idx"  # the index by state, not every chosen match walked in order
     return [
         {**dict(r), "entrants": json.loads(r["entrants"])}
-        for r in db.query(f"SELECT * FROM ladder_matches WHERE {where} ORDER BY idx", args)
+        for r in db.query(f"SELECT * FROM ladder_matches WHERE {where} ORDER BY {order}", args)
     ]
 
 

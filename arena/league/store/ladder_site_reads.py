@@ -45,6 +45,17 @@ def ladder_matches_page(
     time (when it finished, else when it was chosen), in Unix seconds."""
     where, args = ["lm.ladder_id = ?"], [league_id, ladder_id]
     if groups:
+        # the first group's matches found through the results' index by entrant (with
+        # those not stored, by state): walking every chosen match back from the newest
+        # would read the whole ladder to find the few of a version that rarely played
+        marks = ", ".join("?" * len(groups[0])) or "NULL"
+        where.append(
+            f"""lm.idx IN (SELECT m2.idx FROM results r JOIN matches m2 ON m2.id = r.match_id
+                          WHERE r.league_id = ? AND r.entrant IN ({marks})
+                          UNION SELECT idx FROM ladder_matches
+                          WHERE ladder_id = ? AND state IN ('queued', 'dropped'))"""
+        )
+        args += [league_id, *groups[0], ladder_id]
         sql, more = _groups_sql(groups, "json_each(lm.entrants)")
         where.append(sql)
         args += more
