@@ -150,6 +150,8 @@ class LadderPagesBench:
     db_mb: float
     requests: int
     floor_ms: float = 0.0
+    first_ms: float = 0.0  # the process's first request, which reads every stored match
+    table_ms: list[float] = field(default_factory=list)  # the table computed anew
     timings: list[RouteTiming] = field(default_factory=list)
 
     def lines(self) -> list[str]:
@@ -158,6 +160,11 @@ class LadderPagesBench:
             f"({self.db_mb:,.0f} MB, built in {self.build_s:.0f} s); each route "
             f"{self.requests} times in process, after one untimed call",
             f"floor (a static file through the same application): {self.floor_ms:.2f} ms",
+            f"the server's first request (/api/v1/ladder: every stored match read into the "
+            f"process, once): {self.first_ms:.0f} ms",
+            f"the table computed anew, as after each match stored (margins, place ranges; "
+            f"{len(self.table_ms)} times): p50 {_q(sorted(self.table_ms), 0.5):.0f} ms, "
+            f"max {max(self.table_ms):.0f} ms",
             f"{'route':<48} {'status':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} "
             f"{'x floor':>8} {'of goal':>8}",
         ]
@@ -181,8 +188,9 @@ def _q(ms: list[float], q: float) -> float:
     return ms[min(len(ms) - 1, max(0, round(q * len(ms) + 0.5) - 1))]
 
 
-def time_routes(db_path: Path, requests: int) -> tuple[float, list[RouteTiming]]:
-    """(the floor's median ms, each route's timings) over the site of `db_path`."""
+def time_routes(db_path: Path, requests: int, bench: LadderPagesBench) -> None:
+    """The floor, the first request, the table's computation and each route's timings
+    over the site of `db_path`, into `bench`."""
     import statistics
 
     from arena.league.store import open_existing
@@ -204,15 +212,40 @@ def time_routes(db_path: Path, requests: int) -> tuple[float, list[RouteTiming]]
             ms.append((time.perf_counter() - started) * 1000)
         return status, ms
 
-    async def all_routes() -> tuple[float, list[RouteTiming]]:
+    async def all_routes() -> None:
         _, floor = await timed(FLOOR)
-        out = []
+        bench.floor_ms = statistics.median(floor)
+        started = time.perf_counter()
+        await asgi_get(app, "/api/v1/ladder")
+        bench.first_ms = (time.perf_counter() - started) * 1000
         for route in routes:
             status, ms = await timed(route.url)
-            out.append(RouteTiming(route, status, ms))
-        return statistics.median(floor), out
+            bench.timings.append(RouteTiming(route, status, ms))
 
-    return asyncio.run(all_routes())
+    asyncio.run(all_routes())
+    bench.table_ms = _table_anew(db_path, max(3, min(requests, 10)))
+
+
+def _table_anew(db_path: Path, times: int) -> list[float]:
+    """The table's rows computed from the outcomes the process holds, as the site
+    computes them once for each new state of the ladder (arena/web/ladder/stored.py)."""
+    from arena.ladder.book import State, open_ladder, reading
+    from arena.ladder.reports import table_rows
+    from arena.league.store.ladder_reads import version_rows
+    from arena.web.ladder.stored import stored
+
+    out = []
+    with reading(db_path) as db:
+        ladder = open_ladder(db, None)
+        snapshot = stored(db, ladder.league_id)
+        for _ in range(times):
+            started = time.perf_counter()
+            rows = version_rows(db, ladder.id, states=(State.ACTIVE,))
+            table_rows(
+                db, ladder, rows=rows, outcomes=snapshot.outcomes.values(), faults=snapshot.faults
+            )
+            out.append((time.perf_counter() - started) * 1000)
+    return out
 
 
 def bench_ladder_pages(
@@ -228,5 +261,5 @@ def bench_ladder_pages(
         big = build_big_ladder(Path(tmp), games, versions, say=say)
         bench = LadderPagesBench(big.versions, big.games, big.seconds, big.megabytes, requests)
         say(f"  timing {requests} requests of each route")
-        bench.floor_ms, bench.timings = time_routes(big.db_path, requests)
+        time_routes(big.db_path, requests, bench)
     return bench
