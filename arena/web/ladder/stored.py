@@ -11,6 +11,14 @@ after the last one it holds (arena/league/store/ladder_site_reads.py, `stored_si
 ranges of ids on indexes). A snapshot is replaced, not changed, when matches were
 stored, so a request reads one consistent state however many run at once.
 
+A snapshot of 25,000 matches is about 400,000 objects, which Python's cyclic garbage
+collector would go through at each of its full collections: a request that met one
+took 100 ms more (measured at 100,000 games, a bot's page at p95 130 ms instead of
+50). So from `FREEZE_AT` stored matches on, a new snapshot's objects are moved out of
+its reach once made (`gc.collect()`, then `gc.freeze()`): the collection before it
+goes only through what is not frozen yet, and a snapshot's objects hold no reference
+cycle, so those of a snapshot replaced are still freed by their reference counts.
+
 What is computed from a snapshot (the table's rows, the pairs of the promotion tests)
 is memoised in it (`Stored.memo`). Computing the table over 100,000 games still takes
 a second or two, so while one request computes it for a new snapshot the others are
@@ -21,6 +29,7 @@ request always gets the table of the newest snapshot.
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
@@ -32,6 +41,7 @@ from arena.league.definition.records import GameOutcome, MatchOutcome
 from arena.league.store.ladder_site_reads import stored_match_id, stored_since
 
 T = TypeVar("T")
+FREEZE_AT = 5000  # stored matches from which a new snapshot's objects are frozen
 
 
 @dataclass
@@ -113,6 +123,9 @@ def stored(db: sqlite_utils.Database, league_id: int) -> Stored:
         now = _HELD.get(key)
         if now is None or now.last_id <= fresh.last_id:
             _HELD[key] = fresh
+    if len(outcomes) >= FREEZE_AT:
+        gc.collect()
+        gc.freeze()
     return fresh
 
 
