@@ -24,6 +24,7 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from arena.bench.ladder_web import GOAL_MS
+from arena.bench.ladder_web import quantile as _q
 
 FLOOR = "/static/site.css"
 
@@ -182,10 +183,6 @@ class LadderPagesBench:
             f"({worst.route.route}), goal {GOAL_MS:.0f} ms; over it: {', '.join(slow) or 'none'}"
         )
         return out
-
-
-def _q(ms: list[float], q: float) -> float:
-    return ms[min(len(ms) - 1, max(0, round(q * len(ms) + 0.5) - 1))]
 
 
 def time_routes(db_path: Path, requests: int, bench: LadderPagesBench) -> None:

@@ -35,6 +35,7 @@ import asyncio
 import contextlib
 import io
 import json
+import math
 import os
 import random
 import secrets
@@ -168,21 +169,21 @@ class LadderWebBench:
                 picked = [s for s in self.of(kind) if s.route == route]
                 ms = sorted(s.ms for s in picked)
                 out.append(
-                    f"  {route:<52} {_q(ms, 0.5):>7.1f} {_q(ms, 0.95):>7.1f} {ms[-1]:>8.1f} "
-                    f"{len(ms):>6}"
+                    f"  {route:<52} {quantile(ms, 0.5):>7.1f} {quantile(ms, 0.95):>7.1f} "
+                    f"{ms[-1]:>8.1f} {len(ms):>6}"
                 )
         out.append("processes started and ended: " + ", ".join(self.ended))
         return out
 
 
-def _q(ms: list[float], q: float) -> float:
-    """The q-quantile of sorted `ms` (nearest rank)."""
-    return ms[min(len(ms) - 1, max(0, round(q * len(ms) + 0.5) - 1))]
+def quantile(ms: list[float], q: float) -> float:
+    """The q-quantile of sorted `ms` by nearest rank (p95 of 100: the 95th)."""
+    return ms[min(len(ms) - 1, max(0, math.ceil(q * len(ms)) - 1))]
 
 
 def _p(samples: list[Sample], q: float) -> float | None:
     ms = sorted(s.ms for s in samples)
-    return _q(ms, q) if ms else None
+    return quantile(ms, q) if ms else None
 
 
 def _row(label: str, samples: list[Sample], seconds: float) -> str:
@@ -192,8 +193,8 @@ def _row(label: str, samples: list[Sample], seconds: float) -> str:
     failed = sum(not s.ok for s in samples)
     rate = len(ms) / seconds if seconds else 0.0
     return (
-        f"{label:<10} {len(ms):>9} {failed:>7} {rate:>7.1f} {_q(ms, 0.5):>8.1f} "
-        f"{_q(ms, 0.95):>8.1f} {ms[-1]:>8.1f}"
+        f"{label:<10} {len(ms):>9} {failed:>7} {rate:>7.1f} {quantile(ms, 0.5):>8.1f} "
+        f"{quantile(ms, 0.95):>8.1f} {ms[-1]:>8.1f}"
     )
 
 
@@ -269,9 +270,17 @@ def _end(process: subprocess.Popen[bytes]) -> str:
 
 
 def _kill_group(pgid: int) -> None:
-    """Whatever is left of a session's processes (a worker, a gate's bot) is killed."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signal.SIGKILL)
+    """Whatever is left of a session's processes (a worker, a gate's bot) is killed,
+    and waited for (until its last process is gone, at most STOP_SECONDS)."""
+    deadline = time.monotonic() + STOP_SECONDS
+    while True:
+        try:
+            os.killpg(pgid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            return
+        if time.monotonic() > deadline:
+            return
+        time.sleep(0.02)
 
 
 def _tail(log: Path, chars: int = 1500) -> str:
