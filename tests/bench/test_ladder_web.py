@@ -1,4 +1,4 @@
-"""`arena bench ladder-web` (arena/bench/ladder_web.py) with tiny settings: it prints
+"""`arena bench ladder-web` (arena/bench/ladder_site/load.py) with tiny settings: it prints
 complete figures from what it measured and ends every process it started, on its
 own end and on Ctrl-C. Nothing here looks at how fast anything was (docs/benchmarks.md).
 
@@ -14,9 +14,9 @@ import signal
 
 import pytest
 
-from arena.bench import ladder_web
-from arena.bench.http import Answer
-from arena.bench.ladder_web import LadderWebBench, Sample, judge_upload, stored_problems
+from arena.bench.ladder_site import load as ladder_web
+from arena.bench.ladder_site.http import Answer
+from arena.bench.ladder_site.load import LadderWebBench, Sample, judge_upload, stored_problems
 
 
 def _gone(pid: int) -> bool:

@@ -77,8 +77,8 @@ UNBOUNDED = [  # (module, attribute): the work the module docstring says is not 
     ("arena.bench.duel", "bench_duel"),
     ("arena.bots.check", "check_bot"),
     ("arena.bench.ladder", "bench_ladder"),
-    ("arena.bench.ladder_web", "bench_ladder_web"),  # starts a ladder run and a server
-    ("arena.bench.ladder_pages", "bench_ladder_pages"),
+    ("arena.bench.ladder_site.load", "bench_ladder_web"),  # starts a ladder run and a server
+    ("arena.bench.ladder_site.routes", "bench_ladder_pages"),
     ("arena.ladder.runner", "run_ladder"),  # plays until stopped
     ("arena.ladder.finals", "play_finals"),  # a league of up to 100,000 matches
 ]

@@ -1,4 +1,4 @@
-"""The ladder site over a ladder of many stored games (arena/bench/big_ladder.py, rows
+"""The ladder site over a ladder of many stored games (arena/bench/ladder_site/big_ladder.py, rows
 written directly): every page and API route answers 200 with what the ladder holds,
 and none reads the stored games whole. Nothing here is timed (`arena bench
 ladder-pages` prints the times): the page-time goal is held by what SQLite is asked.
@@ -39,8 +39,8 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from arena.bench.big_ladder import BOT, build_big_ladder
-from arena.bench.ladder_pages import Route, site_routes
+from arena.bench.ladder_site.big_ladder import BOT, build_big_ladder
+from arena.bench.ladder_site.routes import Route, site_routes
 from arena.league.store import open_existing
 from arena.league.store import schema as store_schema
 from arena.web.ladder.app import make_ladder_app

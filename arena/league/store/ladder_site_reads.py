@@ -250,3 +250,35 @@ def paired_match_rows(db: sqlite_utils.Database, ladder_id: int) -> list[dict[st
             [ladder_id],
         )
     ]
+
+
+def database_file(db: sqlite_utils.Database) -> str:
+    """The file `db` reads (what the site keeps its copy of a ladder's matches by)."""
+    return str(db.execute("PRAGMA database_list").fetchone()[2])
+
+
+def newest_game_and_match(db: sqlite_utils.Database, league_id: int) -> tuple[int, int]:
+    """(the newest stored game's id, the newest stored match's index) of a league."""
+    game = db.execute("SELECT MAX(id) FROM games WHERE league_id = ?", [league_id]).fetchone()
+    match = db.execute("SELECT MAX(idx) FROM matches WHERE league_id = ?", [league_id]).fetchone()
+    return game[0], match[0]
+
+
+def ladder_games_stored(db: sqlite_utils.Database) -> int:
+    """The games stored by every ladder in the database."""
+    row = db.execute(
+        "SELECT COUNT(*) FROM games WHERE league_id IN (SELECT league_id FROM ladders)"
+    ).fetchone()
+    return int(row[0])
+
+
+def bot_version_digests(db: sqlite_utils.Database, bot: str) -> list[dict[str, Any]]:
+    """Every version of the bots named `bot` (entrant, sha256), oldest first."""
+    return [
+        dict(r)
+        for r in db.query(
+            "SELECT v.entrant, v.sha256 FROM versions v JOIN ladder_bots b "
+            "ON v.bot_id = b.id WHERE b.name = ? ORDER BY v.id",
+            [bot],
+        )
+    ]

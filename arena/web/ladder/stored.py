@@ -38,7 +38,7 @@ from typing import Any, TypeVar
 import sqlite_utils
 
 from arena.league.definition.records import GameOutcome, MatchOutcome
-from arena.league.store.ladder_site_reads import stored_match_id, stored_since
+from arena.league.store.ladder_site_reads import database_file, stored_match_id, stored_since
 
 T = TypeVar("T")
 FREEZE_AT = 5000  # stored matches from which a new snapshot's objects are frozen
@@ -73,7 +73,7 @@ _LOCK = threading.Lock()
 
 
 def _file(db: sqlite_utils.Database) -> str:
-    return str(db.execute("PRAGMA database_list").fetchone()[2])
+    return database_file(db)
 
 
 def stored(db: sqlite_utils.Database, league_id: int) -> Stored:

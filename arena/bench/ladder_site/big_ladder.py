@@ -40,6 +40,8 @@ from arena.league.definition.records import GameOutcome, MatchOutcome, PlayedMat
 from arena.league.definition.schedule import ScheduledMatch
 from arena.league.standings.ratings import Rater
 from arena.league.store import open_db, stored_deal_key
+from arena.league.store.bulk_writes import write_rows
+from arena.league.store.ladder_reads import author_row
 from arena.league.store.ladder_writes import add_version, set_gate_report
 from arena.league.workers.worker import Lifecycle, play_scheduled_match
 
@@ -101,7 +103,7 @@ def build_big_ladder(
     token = author_add(db_path, None, AUTHOR)
     db = open_db(db_path)
     try:
-        author = db.execute("SELECT id FROM authors WHERE name = ?", [AUTHOR]).fetchone()[0]
+        author = author_row(db, ladder.id, AUTHOR)["id"]  # type: ignore[index]
         for command, state in (
             ("builtin:random", State.ACTIVE),
             ("builtin:greedy", State.CHECKING),
@@ -271,58 +273,20 @@ def _write_rows(
         for idx, outcome in enumerate(outcomes)
         for name in outcome.entrants
     ]  # fmt: skip
-    conn = db.conn
-    conn.execute("PRAGMA synchronous=OFF")
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        conn.executemany(
-            "INSERT INTO matches (id, league_id, idx, seed, entrants, games, seconds, "
-            "finished_at, overload_replays, worker) VALUES (?,?,?,?,?,?,?,?,?,?)",
-            match_rows,
-        )
-        conn.executemany(
-            "INSERT INTO ladder_matches (ladder_id, idx, seed, entrants, reason, focus, "
-            "pair_idx, rated, state, chosen_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
-            chosen_rows,
-        )
-        conn.executemany(
-            "INSERT INTO games (id, league_id, match_id, rotation, seed, players, totals, "
-            "ranks, decisions, replay) VALUES (?,?,?,?,?,?,?,?,?,?)",
-            game_rows,
-        )
-        conn.executemany(
-            "INSERT INTO results (game_id, match_id, league_id, seat, entrant, total, rank, "
-            "faults) VALUES (?,?,?,?,?,?,?,?)",
-            result_rows,
-        )
-        conn.executemany(
-            "INSERT INTO deal_scores (game_id, deal, seat, entrant, contract, score, "
-            "declarer, made) VALUES (?,?,?,?,?,?,?,?)",
-            deal_rows,
-        )
-        conn.executemany(
-            "INSERT INTO entrant_contracts VALUES (?,?,?,?,?,?,?)",
-            [(league_id, e, c, *sums) for (e, c), sums in contracts.items()],
-        )
-        conn.executemany(
-            "INSERT INTO faults (game_id, match_id, league_id, entrant, seat, deal, kind, "
-            "detail, decision, event, expected, got) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-            fault_rows,
-        )
-        conn.executemany(
-            "INSERT INTO ratings (league_id, step, match_idx, rotation, entrant, mu, sigma) "
-            "VALUES (?,?,?,?,?,?,?)",
-            rating_rows,
-        )
-        conn.executemany(
-            "UPDATE versions SET mu = ?, sigma = ?, games = ? WHERE ladder_id = ? AND entrant = ?",
-            [(mu, sigma, n, ladder_id, name) for name, (mu, sigma, n) in final.items()],
-        )
-    except BaseException:
-        conn.rollback()
-        raise
-    conn.commit()
-    conn.execute("PRAGMA synchronous=NORMAL")
+    write_rows(
+        db,
+        {
+            "matches": match_rows,
+            "ladder_matches": chosen_rows,
+            "games": game_rows,
+            "results": result_rows,
+            "deal_scores": deal_rows,
+            "entrant_contracts": [(league_id, e, c, *sums) for (e, c), sums in contracts.items()],
+            "faults": fault_rows,
+            "ratings": rating_rows,
+        },
+        [(mu, sigma, n, ladder_id, name) for name, (mu, sigma, n) in final.items()],
+    )
 
 
 def _final_ratings(

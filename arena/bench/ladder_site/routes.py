@@ -1,7 +1,7 @@
 """`arena bench ladder-pages`: each page and API route of the ladder site, timed over
 a ladder of about 100,000 stored games.
 
-The ladder is arena/bench/big_ladder.py's (written directly: about half a minute for
+The ladder is arena/bench/ladder_site/big_ladder.py's (written directly: about half a minute for
 100,000 games). The site is the application `arena ladder serve` serves, called in
 this process as the server calls it (an ASGI request in, the whole answer out: the
 hardening middleware, a read-only opening of the database, the page's reads, its
@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
 
-from arena.bench.ladder_web import GOAL_MS
-from arena.bench.ladder_web import quantile as _q
+from arena.bench.ladder_site.load import GOAL_MS
+from arena.bench.ladder_site.load import quantile as _q
 
 FLOOR = "/static/site.css"
 
@@ -41,6 +41,7 @@ def site_routes(db: Any, ladder_name: str | None = None) -> list[Route]:
     `db` holds (a bot with versions, its newest version, the newest game and match,
     filters that keep rows): the addresses a reader reaches from the table."""
     from arena.league.store.ladder_reads import ladder_by_name, version_rows
+    from arena.league.store.ladder_site_reads import newest_game_and_match
 
     ladder = ladder_by_name(db, ladder_name)
     versions = version_rows(db, ladder["id"])
@@ -48,12 +49,7 @@ def site_routes(db: Any, ladder_name: str | None = None) -> list[Route]:
     bot, version = authored[-1]["bot"], authored[-1]
     house = [v for v in versions if v["house"] and v["games"]] or versions
     other = house[0]
-    game = db.execute(
-        "SELECT MAX(id) FROM games WHERE league_id = ?", [ladder["league_id"]]
-    ).fetchone()[0]
-    match = db.execute(
-        "SELECT MAX(idx) FROM matches WHERE league_id = ?", [ladder["league_id"]]
-    ).fetchone()[0]
+    game, match = newest_game_and_match(db, ladder["league_id"])
     q = lambda text: quote(str(text), safe="")  # noqa: E731
     b, n, v, o = q(bot), version["number"], q(version["entrant"]), q(other["bot"])
     ov = q(other["entrant"])
@@ -252,7 +248,7 @@ def bench_ladder_pages(
     say: Callable[[str], None] = lambda text: None,
 ) -> LadderPagesBench:
     """Build the big ladder, then time every route (the module's docstring)."""
-    from arena.bench.big_ladder import build_big_ladder
+    from arena.bench.ladder_site.big_ladder import build_big_ladder
 
     with tempfile.TemporaryDirectory(prefix="arena-bench-ladder-pages-") as tmp:
         big = build_big_ladder(Path(tmp), games, versions, say=say)

@@ -2,7 +2,7 @@
 
 A ladder is made in a temporary folder (`arena ladder init` of four house bots, then
 `arena ladder author add` for the author whose token uploads; with `games`, the big
-ladder of arena/bench/big_ladder.py instead), or `db` is used as it is. Then, as
+ladder of arena/bench/ladder_site/big_ladder.py instead), or `db` is used as it is. Then, as
 processes of their own (each in a session of its own, so that every process under them
 ends with them): `arena ladder run` playing it and `arena ladder serve` on 127.0.0.1 on
 a free port. Once the site answers and a game is stored, the addresses to read are
@@ -52,13 +52,29 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from arena.bench.http import Answer, Connection, multipart
+from arena.bench.ladder_site.http import Answer, Connection, multipart
 from arena.errors import ConfigError
 
 HOST = "127.0.0.1"
 GOAL_MS = 300.0  # the issue's page-time goal, at p95
 AUTHOR = "bench-author"
-SAMPLE_BOT = Path(__file__).resolve().parents[2] / "sample_bots" / "random_bot.py"
+SAMPLE_BOT = Path(__file__).resolve().parents[3] / "sample_bots" / "random_bot.py"
+RANDOM_BOT = '''"""A bot that plays a uniformly random legal action (sample_bots/random_bot.py)."""
+
+from arena.sdk import Bot, serve
+
+
+class RandomBot(Bot):
+    name = "random-py"
+    games = ("trix", "trianon")
+
+    def act(self, turn):
+        return turn.random_index(len(turn.request.legal))
+
+
+if __name__ == "__main__":
+    serve(RandomBot())
+'''  # the same bot, where the sample bots are not beside the package (an installed arena)
 SUBMISSIONS = "/api/v1/submissions"
 STARTUP_SECONDS = 60.0  # for the site to answer and the first game to be stored
 STOP_SECONDS = 15.0  # for a process to end after SIGINT before it is killed
@@ -271,13 +287,18 @@ def _end(process: subprocess.Popen[bytes]) -> str:
 
 def _kill_group(pgid: int) -> None:
     """Whatever is left of a session's processes (a worker, a gate's bot) is killed,
-    and waited for (until its last process is gone, at most STOP_SECONDS)."""
+    and waited for (until its last process is gone, at most STOP_SECONDS). A process
+    that is a child subreaper (as the referee makes itself, arena/bots/process.py) is
+    given the session's orphans: those are reaped here, or they would stay zombies."""
     deadline = time.monotonic() + STOP_SECONDS
     while True:
         try:
             os.killpg(pgid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             return
+        with contextlib.suppress(ChildProcessError):
+            while os.waitpid(-pgid, os.WNOHANG)[0]:
+                pass
         if time.monotonic() > deadline:
             return
         time.sleep(0.02)
@@ -303,15 +324,11 @@ def _run_arena(*args: str) -> str:
 
 def _games_stored(db_path: Path) -> int:
     from arena.league.store import open_existing
+    from arena.league.store.ladder_site_reads import ladder_games_stored
 
     db = open_existing(db_path)
     try:
-        return sum(
-            row[0]
-            for row in db.execute(
-                "SELECT COUNT(*) FROM games WHERE league_id IN (SELECT league_id FROM ladders)"
-            ).fetchall()
-        )
+        return ladder_games_stored(db)
     finally:
         db.close()
 
@@ -331,17 +348,11 @@ def _ladder_name(db_path: Path) -> str:
 
 def _versions_of(db_path: Path, bot: str) -> list[dict[str, Any]]:
     from arena.league.store import open_existing
+    from arena.league.store.ladder_site_reads import bot_version_digests
 
     db = open_existing(db_path)
     try:
-        return [
-            dict(r)
-            for r in db.query(
-                "SELECT v.entrant, v.sha256 FROM versions v JOIN ladder_bots b "
-                "ON v.bot_id = b.id WHERE b.name = ? ORDER BY v.id",
-                [bot],
-            )
-        ]
+        return bot_version_digests(db, bot)
     finally:
         db.close()
 
@@ -462,7 +473,8 @@ async def _reader(
 def bot_archive(number: int, nonce: str) -> bytes:
     """The sample random bot as bot.py in a .tar.gz, a comment naming upload `number`
     so that each upload is new files."""
-    text = SAMPLE_BOT.read_text() + f"\n# arena bench ladder-web: upload {number} of {nonce}\n"
+    text = SAMPLE_BOT.read_text() if SAMPLE_BOT.is_file() else RANDOM_BOT
+    text += f"\n# arena bench ladder-web: upload {number} of {nonce}\n"
     data = text.encode()
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
@@ -592,7 +604,7 @@ def _ladder(
         yield db, name, token, f"the ladder in {db} (author {author} added for the uploads)"
         return
     if games:
-        from arena.bench.big_ladder import NAME, build_big_ladder
+        from arena.bench.ladder_site.big_ladder import NAME, build_big_ladder
 
         big = build_big_ladder(folder, games, say=say)
         yield (
