@@ -353,7 +353,7 @@ def bench_ladder_web(
     reading its pages and API, an upload every UPLOAD_EVERY seconds; page, API and
     upload times at p50, p95 and max, failed requests, games played, whether every
     upload was stored exactly once. Exits 1 when a request failed."""
-    from arena.bench.ladder_web import bench_ladder_web as measure
+    from arena.bench.ladder_site.load import bench_ladder_web as measure
 
     if db is not None and games:
         raise ConfigError("give --db or --games, not both")
@@ -385,7 +385,7 @@ def bench_ladder_pages(
     """Every page and API route of the ladder site over a ladder of GAMES stored games
     (written directly, docs/benchmarks.md), in process: p50, p95 and max of each, as a
     ratio to a static file through the same application, and against the 300 ms goal."""
-    from arena.bench.ladder_pages import bench_ladder_pages as measure
+    from arena.bench.ladder_site.routes import bench_ladder_pages as measure
 
     figures = measure(games, versions, requests, say=lambda text: typer.echo(text, err=True))
     typer.echo("\n".join(figures.lines()))
