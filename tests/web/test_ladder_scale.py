@@ -150,8 +150,10 @@ def _check_content(route: Route, body: bytes, db_path: Path) -> None:
     if route.route == "/api/v1/ladder":
         assert json.loads(text)["matches_stored"] == matches
     elif route.route == "/api/v1/table":
-        table = json.loads(text)["items"]
-        assert len(table) == active and all(r["games"] > 0 for r in table)
+        page = json.loads(text)
+        table = page["items"]
+        assert len(table) == min(active, 50) and all(r["games"] > 0 for r in table)
+        assert (page["next_cursor"] is not None) == (active > 50)
         assert [r["rating"] for r in table] == sorted((r["rating"] for r in table), reverse=True)
     elif route.route == "/api/v1/games":
         assert json.loads(text)["items"][0]["id"] == games[1]
