@@ -150,3 +150,39 @@ def test_no_process_is_left_by_a_signal_it_already_ended() -> None:
     """`_kill_group` of a session that is gone is quiet (the bench ends each twice)."""
     ladder_web._kill_group(2**22 + 12345)  # no such session
     assert signal.SIGKILL
+
+
+def test_a_get_on_a_connection_the_server_closed_is_sent_again_a_post_is_not() -> None:
+    """The server answers one request a connection, keep-alive in its headers, then
+    closes it (as uvicorn does to an idle one): the client's second GET is sent again
+    on a new connection; a POST fails, never sent twice."""
+    import asyncio
+
+    from arena.bench.ladder_site.http import Connection, Stale
+
+    served: list[bytes] = []
+
+    async def one_answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        request = await reader.readuntil(b"\r\n\r\n")
+        served.append(request.split(b" ")[0])
+        writer.write(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\ncontent-type: text/plain\r\n\r\nok")
+        await writer.drain()
+        writer.close()
+
+    async def main() -> None:
+        server = await asyncio.start_server(one_answer, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        conn = Connection("127.0.0.1", port, timeout=5)
+        try:
+            assert (await conn.request("GET", "/a")).body == b"ok"
+            await asyncio.sleep(0.1)
+            assert (await conn.request("GET", "/b")).status == 200
+            await asyncio.sleep(0.1)
+            with pytest.raises(Stale):
+                await conn.request("POST", "/c", body=b"x")
+        finally:
+            await conn.close()
+            server.close()
+
+    asyncio.run(main())
+    assert served == [b"GET", b"GET"]  # /a, /b sent again on a new connection; no POST

@@ -25,15 +25,25 @@ class Answer:
     content_type: str
 
 
+class Stale(ConnectionError):
+    """A kept-alive connection the server had closed before this request was answered
+    (uvicorn closes one idle for 5 s, or after answering a request whose body it did
+    not read): nothing of an answer came."""
+
+
 class Connection:
     """Requests one after another over one connection to host:port, opened again
-    when the server closed it (or a request failed half-way)."""
+    when the server closed it (or a request failed half-way). A GET that meets a
+    kept-alive connection the server had closed is sent again once on a new one, as
+    browsers do (the time measured includes both); any other request is not."""
 
     def __init__(self, host: str, port: int, timeout: float = 30.0) -> None:
         self.host, self.port, self.timeout = host, port, timeout
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
         self._h11 = h11.Connection(h11.CLIENT)
+        self._reused = False  # the open connection has answered a request already
+        self._responding = False  # the answer to the request being sent has begun
 
     async def request(
         self,
@@ -45,8 +55,15 @@ class Connection:
         """The server's answer to one request; an exception (OSError, TimeoutError,
         h11's errors) when there was none."""
         try:
-            exchange = self._exchange(method, target, headers, body)
-            return await asyncio.wait_for(exchange, self.timeout)
+            try:
+                exchange = self._exchange(method, target, headers, body)
+                return await asyncio.wait_for(exchange, self.timeout)
+            except Stale:
+                if method != "GET":
+                    raise
+                await self.close()
+                exchange = self._exchange(method, target, headers, body)
+                return await asyncio.wait_for(exchange, self.timeout)
         except BaseException:
             await self.close()
             raise
@@ -57,7 +74,20 @@ class Connection:
         if self._writer is None:
             self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
             self._h11 = h11.Connection(h11.CLIENT)
+            self._reused = False
         assert self._reader is not None
+        try:
+            return await self._send_and_read(method, target, headers, body)
+        except (ConnectionError, h11.RemoteProtocolError) as err:
+            if self._reused and not self._responding:
+                raise Stale(f"the server had closed the connection: {err}") from err
+            raise
+
+    async def _send_and_read(
+        self, method: str, target: str, headers: Sequence[tuple[str, str]], body: bytes
+    ) -> Answer:
+        assert self._reader is not None and self._writer is not None
+        self._responding = False
         conn = self._h11
         sent = [("host", f"{self.host}:{self.port}"), ("content-length", str(len(body))),
                 *headers]  # fmt: skip
@@ -75,6 +105,7 @@ class Connection:
                 conn.receive_data(received)
                 continue
             if isinstance(event, h11.Response):
+                self._responding = True
                 status = event.status_code
                 for name, value in event.headers:
                     if name == b"content-type":
@@ -92,12 +123,14 @@ class Connection:
                 raise ConnectionError("the server closed the connection before answering")
         if conn.our_state is h11.DONE and conn.their_state is h11.DONE:
             conn.start_next_cycle()
+            self._reused = True
         else:
             await self.close()
         return Answer(status, b"".join(chunks), content_type)
 
     async def close(self) -> None:
         writer, self._writer, self._reader = self._writer, None, None
+        self._reused = False
         if writer is not None:
             writer.close()
             try:

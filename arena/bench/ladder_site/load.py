@@ -464,8 +464,9 @@ async def _reader(
                 ok, detail = False, f"{address.url}: {type(err).__name__}: {err}"
             ms = (time.perf_counter() - started) * 1000
             samples.append(Sample(address.kind, address.route, ms, ok, "" if ok else detail))
-            if think:
-                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+            if think:  # not past the end: the load lasts `seconds`
+                left = deadline - time.monotonic()
+                await asyncio.sleep(max(0.0, min(think * rng.uniform(0.5, 1.5), left)))
     finally:
         await conn.close()
 
@@ -526,22 +527,22 @@ async def _uploader(
     samples: list[Sample], answers: list[dict[str, Any]],
 ) -> None:  # fmt: skip
     nonce = secrets.token_hex(6)
-    conn = Connection(HOST, port, timeout=60.0)
     number = 0
-    try:
-        while True:
-            when = start + (number + 0.5) * every
-            if when >= deadline:
-                return
-            await asyncio.sleep(max(0.0, when - time.monotonic()))
+    while True:
+        when = start + (number + 0.5) * every
+        if when >= deadline:
+            return
+        await asyncio.sleep(max(0.0, when - time.monotonic()))
+        conn = Connection(HOST, port, timeout=60.0)  # an upload is a POST of its own, never
+        try:  # sent again: a connection of its own, as `curl -F` would open
             started = time.perf_counter()
             _, body, problem = await upload(conn, token, bot, ladder, number, nonce)
             ms = (time.perf_counter() - started) * 1000
-            samples.append(Sample("upload", f"POST {SUBMISSIONS}", ms, not problem, problem))
-            answers.append(body if not problem else {})
-            number += 1
-    finally:
-        await conn.close()
+        finally:
+            await conn.close()
+        samples.append(Sample("upload", f"POST {SUBMISSIONS}", ms, not problem, problem))
+        answers.append(body if not problem else {})
+        number += 1
 
 
 async def load(
