@@ -67,6 +67,7 @@ class Stored:
 
 
 _HELD: dict[tuple[str, int], Stored] = {}
+_READING: dict[tuple[str, int], threading.Lock] = {}  # one reader of new matches at a time
 _LATEST: dict[tuple[str, int, Hashable], tuple[int, Any]] = {}  # value, and of which id
 _BUSY: set[tuple[str, int, Hashable]] = set()
 _LOCK = threading.Lock()
@@ -77,8 +78,18 @@ def _file(db: sqlite_utils.Database) -> str:
 
 
 def stored(db: sqlite_utils.Database, league_id: int) -> Stored:
-    """The snapshot of the league's stored matches as `db` holds them now."""
+    """The snapshot of the league's stored matches as `db` holds them now. One request
+    at a time reads what was stored since (the server's first reads every match, 1.2 s
+    at 100,000 games: a hundred readers arriving at once read them once, not a hundred
+    times); the others wait for it and take its snapshot."""
     key = (_file(db), league_id)
+    with _LOCK:
+        reading = _READING.setdefault(key, threading.Lock())
+    with reading:
+        return _refreshed(db, key, league_id)
+
+
+def _refreshed(db: sqlite_utils.Database, key: tuple[str, int], league_id: int) -> Stored:
     with _LOCK:
         held = _HELD.get(key)
     if held is not None and held.last_idx is not None:
