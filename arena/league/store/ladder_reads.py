@@ -138,12 +138,15 @@ def recent_games(
     return [
         (asked or 0, faults or 0, crashed)
         for asked, faults, crashed in db.execute(
+            # the last games first, then their faults: a crash looked up for those
+            # only, by the faults' index (league, entrant), not for every game it played
             """SELECT r.asked, r.faults,
-                      EXISTS (SELECT 1 FROM faults f WHERE f.game_id = r.game_id
-                              AND f.entrant = r.entrant
+                      EXISTS (SELECT 1 FROM faults f WHERE f.league_id = r.league_id
+                              AND f.entrant = r.entrant AND f.game_id = r.game_id
                               AND f.kind IN ('crash', 'start-failure'))
-               FROM results r WHERE r.league_id = ? AND r.entrant = ?
-               ORDER BY r.game_id DESC LIMIT ?""",
+               FROM (SELECT league_id, game_id, entrant, asked, faults FROM results
+                     WHERE league_id = ? AND entrant = ? ORDER BY game_id DESC LIMIT ?) r
+               ORDER BY r.game_id DESC""",
             [league_id, entrant, limit],
         ).fetchall()
     ]
