@@ -297,3 +297,95 @@ def bench_duel(
         ),
     )
     typer.echo(render_duel(figures))
+
+
+@command(
+    bench_app,
+    "ladder-web",
+    interrupted="stopped: every process the bench started was ended",
+    interrupted_code=130,
+)
+def bench_ladder_web(
+    readers: Annotated[
+        int, typer.Option(min=1, max=10_000, help="Readers at once, each on its own connection.")
+    ] = 100,
+    seconds: Annotated[
+        float, typer.Option(min=1.0, max=86_400.0, help="Seconds the readers read.")
+    ] = 60.0,
+    upload_every: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            max=3600.0,
+            help="Seconds between two uploads through POST /api/v1/submissions (0: none).",
+        ),
+    ] = 10.0,
+    db: Annotated[
+        Path | None,
+        typer.Option(
+            help="A ladder database to use as it is (an author is added to it for the "
+            "uploads); default: a new ladder in a temporary folder."
+        ),
+    ] = None,
+    games: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=1_000_000,
+            help="Without --db: start from a ladder of about this many stored games, "
+            "written directly (0: a new ladder of four house bots).",
+        ),
+    ] = 0,
+    workers: Annotated[
+        int, typer.Option(min=1, max=64, help="Worker processes of `arena ladder run`.")
+    ] = 1,
+    think: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            max=60.0,
+            help="Seconds a reader waits between two requests, 0.5-1.5 times at random "
+            "(0: back to back).",
+        ),
+    ] = 1.0,
+) -> None:
+    """The ladder's site while `arena ladder run` plays: READERS readers on loopback
+    reading its pages and API, an upload every UPLOAD_EVERY seconds; page, API and
+    upload times at p50, p95 and max, failed requests, games played, whether every
+    upload was stored exactly once. Exits 1 when a request failed."""
+    from arena.bench.ladder_site.load import bench_ladder_web as measure
+
+    if db is not None and games:
+        raise ConfigError("give --db or --games, not both")
+    figures = measure(
+        readers=readers,
+        seconds=seconds,
+        upload_every=upload_every,
+        db=db,
+        games=games,
+        workers=workers,
+        think=think,
+        say=lambda text: typer.echo(text, err=True),
+    )
+    typer.echo("\n".join(figures.lines()))
+    if figures.failed or figures.stored:
+        raise typer.Exit(1)
+
+
+@command(bench_app, "ladder-pages")
+def bench_ladder_pages(
+    games: Annotated[
+        int, typer.Option(min=400, max=1_000_000, help="Games stored (about; 4 a match).")
+    ] = 100_000,
+    versions: Annotated[
+        int, typer.Option(min=4, max=1000, help="House versions on the ladder (and 2 more).")
+    ] = 100,
+    requests: Annotated[int, typer.Option(min=1, max=10_000, help="Timed requests a route.")] = 20,
+) -> None:
+    """Every page and API route of the ladder site over a ladder of GAMES stored games
+    (written directly, docs/benchmarks.md), in process: p50, p95 and max of each, as a
+    ratio to a static file through the same application, and against the 300 ms goal."""
+    from arena.bench.ladder_site.routes import bench_ladder_pages as measure
+
+    figures = measure(games, versions, requests, say=lambda text: typer.echo(text, err=True))
+    typer.echo("\n".join(figures.lines()))

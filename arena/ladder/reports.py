@@ -14,10 +14,12 @@ from __future__ import annotations
 import json
 import math
 import time
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from arena.ladder.book import Ladder, State, my_test_matches, open_ladder, reading
+from arena.league.definition.records import MatchOutcome
 from arena.league.reports.formats import TextOrJson, pad, text_safe
 from arena.league.standings.places import evidence, place_ranges, place_text
 from arena.league.standings.stats import margin_samples, mean_interval
@@ -31,12 +33,26 @@ from arena.league.store.ladder_reads import (
 )
 
 
-def table_rows(db: Any, ladder: Ladder) -> list[dict[str, Any]]:
-    """The table's rows, best first: each bot's active version and the house bots."""
-    rows = version_rows(db, ladder.id, states=(State.ACTIVE,))
-    outcomes = list(load_outcomes(db, ladder.league_id, deals=False).values())
+def table_rows(
+    db: Any,
+    ladder: Ladder,
+    *,
+    rows: list[dict[str, Any]] | None = None,
+    outcomes: Iterable[MatchOutcome] | None = None,
+    faults: Mapping[str, tuple[int, int]] | None = None,
+) -> list[dict[str, Any]]:
+    """The table's rows, best first: each bot's active version and the house bots.
+    The site gives the active versions' `rows`, the stored `outcomes` and the fault
+    counts it holds already (arena/web/ladder/stored.py); else they are read."""
+    if rows is None:
+        rows = version_rows(db, ladder.id, states=(State.ACTIVE,))
+    rows = [dict(r) for r in rows]
+    if outcomes is None:
+        outcomes = load_outcomes(db, ladder.league_id, deals=False).values()
+    outcomes = list(outcomes)
     margins = margin_samples(outcomes)
-    faults = version_fault_counts(db, ladder.league_id)
+    if faults is None:
+        faults = version_fault_counts(db, ladder.league_id)
     prior = ladder.config.ratings
     for row in rows:
         row["mu"] = prior.mu if row["mu"] is None else row["mu"]

@@ -59,17 +59,28 @@ class Evidence:
         `level` (no interval when they cannot be compared or when fewer than two
         matches bear on them); `n` is the matches either played."""
         i, j = self.index(a), self.index(b)
-        n = int(np.count_nonzero(self.played[:, i] | self.played[:, j]))
+        counts, together = self._counts()
+        n = int(counts[i] + counts[j] - together[i, j])  # the matches either played
         if self.component[i] < 0 or self.component[i] != self.component[j]:
             return Interval(0.0, None, None, n)
         mean = float(self.strength[i] - self.strength[j])
-        each = min(int(self.played[:, i].sum()), int(self.played[:, j].sum()))
+        each = int(min(counts[i], counts[j]))
         dof = min(n - 1, self.residual_dof)
         if each < MIN_EACH or dof < 1:
             return Interval(mean, None, None, n)
         variance = float(self.covariance[i, i] + self.covariance[j, j] - 2 * self.covariance[i, j])
         half = t_quantile(0.5 + level / 2.0, dof) * math.sqrt(max(variance, 0.0))
         return Interval(mean, mean - half, mean + half, n)
+
+    def _counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """The matches each entrant played, and each pair played together (computed
+        once: a table of 100 entrants asks for 4,950 pairs)."""
+        cached = self.__dict__.get("_counted")
+        if cached is None:
+            played = self.played.astype(np.float64)  # BLAS; counts are exact below 2**53
+            cached = (played.sum(axis=0), np.rint(played.T @ played))
+            object.__setattr__(self, "_counted", cached)
+        return cached
 
     def better(self, a: str, b: str, level: float = LEVEL) -> bool:
         """Whether the evidence shows A better than B: the interval lies above zero."""
@@ -86,32 +97,38 @@ def evidence(outcomes: Iterable[MatchOutcome], names: Sequence[str] = ()) -> Evi
     n, count = len(order), len(matches)
     normal = np.zeros((n, n))
     rhs = np.zeros(n)
-    centred: list[tuple[list[int], np.ndarray]] = []
     played = np.zeros((count, n), dtype=bool)
-    for k, match in enumerate(matches):
-        seats = [where[e] for e in match.entrants]
-        games = len(match.games)
-        totals = np.array([sum(g.totals[e] for g in match.games) for e in match.entrants], float)
-        scores = (totals - totals.mean()) / max(games, 1)
-        size = len(seats)
+    residuals = np.zeros((count, n))  # a row per match: its residual at its seats
+    tables: dict[int, tuple[list[int], list[list[int]], list[list[float]]]] = {}
+    for k, match in enumerate(matches):  # the tables grouped by size, in match order
+        games = max(len(match.games), 1)
+        totals = [float(sum(g.totals[e] for g in match.games)) for e in match.entrants]
+        mean = sum(totals) / len(totals)
+        rows, seats, scores = tables.setdefault(len(totals), ([], [], []))
+        rows.append(k)
+        seats.append([where[e] for e in match.entrants])
+        scores.append([(t - mean) / games for t in totals])
+    fits = []
+    for size, (rows, seats, scores) in tables.items():
+        at, score = np.array(seats, dtype=np.intp), np.array(scores)
         block = np.eye(size) - 1.0 / size  # the table's centring
-        normal[np.ix_(seats, seats)] += block
-        rhs[seats] += scores
-        centred.append((seats, scores))
-        played[k, seats] = True
+        np.add.at(
+            normal, (at[:, :, None], at[:, None, :]), np.broadcast_to(block, at.shape + (size,))
+        )
+        np.add.at(rhs, at, score)
+        played[np.array(rows)[:, None], at] = True
+        fits.append((np.array(rows), at, score))
     component = _components(order, matches, where)
     pinv = np.linalg.pinv(normal, hermitian=True) if n else normal
     strength = pinv @ rhs
-    meat = np.zeros((n, n))
-    for seats, scores in centred:
-        fitted = strength[seats] - strength[seats].mean()
-        residual = np.zeros(n)
-        residual[seats] = scores - fitted
-        meat += np.outer(residual, residual)
+    for rows, at, score in fits:
+        fitted = strength[at] - strength[at].mean(axis=1, keepdims=True)
+        residuals[rows[:, None], at] = score - fitted
+    meat = residuals.T @ residuals  # the sum of each match's outer product
     correction = count / (count - 1) if count > 1 else math.inf
     covariance = correction * (pinv @ meat @ pinv) if count > 1 else np.full((n, n), math.inf)
     linked = sum(1 for c in component if c >= 0) - len({c for c in component if c >= 0})
-    residual_dof = sum(len(seats) - 1 for seats, _ in centred) - linked
+    residual_dof = sum(len(m.entrants) - 1 for m in matches) - linked
     return Evidence(tuple(order), strength, covariance, tuple(component), played, residual_dof)
 
 

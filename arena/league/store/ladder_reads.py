@@ -112,13 +112,14 @@ def ladder_match_rows(
 ) -> list[dict[str, Any]]:
     """The matches the ladder chose, in the order chosen, with their state (queued,
     stored, dropped), why each was chosen, and each one's pair (a promotion test)."""
-    where, args = "ladder_id = ?", [ladder_id]
+    where, args, order = "ladder_id = ?", [ladder_id], "idx"
     if states:
         where += f" AND state IN ({', '.join('?' * len(states))})"
         args += list(states)
+        order = "+idx"  # the index by state, not every chosen match walked in order
     return [
         {**dict(r), "entrants": json.loads(r["entrants"])}
-        for r in db.query(f"SELECT * FROM ladder_matches WHERE {where} ORDER BY idx", args)
+        for r in db.query(f"SELECT * FROM ladder_matches WHERE {where} ORDER BY {order}", args)
     ]
 
 
@@ -142,12 +143,15 @@ def recent_games(
     return [
         (asked or 0, faults or 0, crashed)
         for asked, faults, crashed in db.execute(
+            # the last games first, then their faults: a crash looked up for those
+            # only, by the faults' index (league, entrant), not for every game it played
             """SELECT r.asked, r.faults,
-                      EXISTS (SELECT 1 FROM faults f WHERE f.game_id = r.game_id
-                              AND f.entrant = r.entrant
+                      EXISTS (SELECT 1 FROM faults f WHERE f.league_id = r.league_id
+                              AND f.entrant = r.entrant AND f.game_id = r.game_id
                               AND f.kind IN ('crash', 'start-failure'))
-               FROM results r WHERE r.league_id = ? AND r.entrant = ?
-               ORDER BY r.game_id DESC LIMIT ?""",
+               FROM (SELECT league_id, game_id, entrant, asked, faults FROM results
+                     WHERE league_id = ? AND entrant = ? ORDER BY game_id DESC LIMIT ?) r
+               ORDER BY r.game_id DESC""",
             [league_id, entrant, limit],
         ).fetchall()
     ]

@@ -45,6 +45,17 @@ def ladder_matches_page(
     time (when it finished, else when it was chosen), in Unix seconds."""
     where, args = ["lm.ladder_id = ?"], [league_id, ladder_id]
     if groups:
+        # the first group's matches found through the results' index by entrant (with
+        # those not stored, by state): walking every chosen match back from the newest
+        # would read the whole ladder to find the few of a version that rarely played
+        marks = ", ".join("?" * len(groups[0])) or "NULL"
+        where.append(
+            f"""lm.idx IN (SELECT m2.idx FROM results r JOIN matches m2 ON m2.id = r.match_id
+                          WHERE r.league_id = ? AND r.entrant IN ({marks})
+                          UNION SELECT idx FROM ladder_matches
+                          WHERE ladder_id = ? AND state IN ('queued', 'dropped'))"""
+        )
+        args += [league_id, *groups[0], ladder_id]
         sql, more = _groups_sql(groups, "json_each(lm.entrants)")
         where.append(sql)
         args += more
@@ -98,14 +109,31 @@ def ladder_games_page(
     limit: int = 50,
 ) -> list[dict[str, Any]]:
     """The ladder's stored games, newest first (by id), at most `limit`: id, match
-    index, rotation, players, totals, ranks and when its match finished."""
-    where, args = ["g.league_id = ?"], [league_id]
+    index, rotation, players, totals, ranks and when its match finished.
+
+    Unfiltered, the games are read from the newest back through the index of games by
+    league (migration 11) and the read stops at `limit`. Filtered, the first group's
+    games are found through the results' index by entrant and only those are sorted:
+    walking every game back from the newest would read the whole ladder to find the
+    few games of a version and an opponent that rarely met."""
+    where, args = [], []
     if groups:
-        sql, more = _groups_sql(
-            groups, "(SELECT r.entrant AS value FROM results r WHERE r.game_id = g.id)"
+        first, *others = groups
+        marks = ", ".join("?" * len(first)) or "NULL"
+        where.append(
+            f"g.id IN (SELECT r.game_id FROM results r WHERE r.league_id = ? "
+            f"AND r.entrant IN ({marks}))"
         )
-        where.append(sql)
-        args += more
+        args += [league_id, *first]
+        if others:
+            sql, more = _groups_sql(
+                others, "(SELECT r.entrant AS value FROM results r WHERE r.game_id = g.id)"
+            )
+            where.append(sql)
+            args += more
+    else:
+        where.append("g.league_id = ?")
+        args.append(league_id)
     if before is not None:
         where.append("g.id < ?")
         args.append(before)
@@ -167,3 +195,99 @@ def ladder_data_version(db: sqlite_utils.Database) -> list[Any]:
     versions = db.execute("SELECT COUNT(*), MAX(id) FROM versions").fetchone()
     events = db.execute("SELECT COUNT(*), MAX(id) FROM version_events").fetchone()
     return [list(versions), list(events)]
+
+
+def stored_since(
+    db: sqlite_utils.Database, league_id: int, after_id: int
+) -> tuple[list[tuple[int, int, list[str], float | None]], dict[int, list[tuple[Any, ...]]]]:
+    """The league's matches stored after the match row `after_id` (a stored match is
+    never changed, and each is stored with a higher id than every one before it):
+    ([(match id, index, entrants, finished_at)] in the order stored, {match id:
+    [(rotation, game id, seat, entrant, total, faults)] in rotation and seat order}).
+
+    Each read is a range of ids on an index, so it costs what the new matches hold,
+    not what the league holds; the games and results are read up to the last match
+    row read, so a match stored meanwhile is read whole next time, never in part."""
+    matches = [
+        (match_id, idx, json.loads(entrants), finished_at)
+        for match_id, idx, entrants, finished_at in db.execute(
+            # +league_id: the rowid's range, not every match of the league
+            "SELECT id, idx, entrants, finished_at FROM matches "
+            "WHERE id > ? AND +league_id = ? ORDER BY id",
+            [after_id, league_id],
+        ).fetchall()
+    ]
+    if not matches:
+        return [], {}
+    upto = matches[-1][0]
+    rotations = {
+        game_id: rotation
+        for game_id, rotation in db.execute(
+            "SELECT id, rotation FROM games WHERE league_id = ? AND match_id > ? AND match_id <= ?",
+            [league_id, after_id, upto],
+        ).fetchall()
+    }
+    games: dict[int, list[tuple[Any, ...]]] = {}
+    for match_id, game_id, seat, entrant, total, faults in db.execute(
+        # +league_id: the index on (match_id, seat), not every result of the league
+        "SELECT match_id, game_id, seat, entrant, total, faults FROM results "
+        "WHERE match_id > ? AND match_id <= ? AND +league_id = ?",
+        [after_id, upto, league_id],
+    ).fetchall():
+        games.setdefault(match_id, []).append(
+            (rotations[game_id], game_id, seat, entrant, total, faults)
+        )
+    for rows in games.values():
+        rows.sort()
+    return matches, games
+
+
+def stored_match_id(db: sqlite_utils.Database, match_id: int) -> tuple[int, int] | None:
+    """(league, index) of the match row `match_id`, None when there is none."""
+    row = db.execute("SELECT league_id, idx FROM matches WHERE id = ?", [match_id]).fetchone()
+    return None if row is None else (row[0], row[1])
+
+
+def paired_match_rows(db: sqlite_utils.Database, ladder_id: int) -> list[dict[str, Any]]:
+    """The ladder's chosen matches that are one table of a promotion test's pair, in
+    the order chosen: index, state, pair, entrants."""
+    return [
+        {**dict(r), "entrants": json.loads(r["entrants"])}
+        for r in db.query(
+            "SELECT idx, state, pair_idx, entrants FROM ladder_matches "
+            "WHERE ladder_id = ? AND pair_idx IS NOT NULL ORDER BY idx",
+            [ladder_id],
+        )
+    ]
+
+
+def database_file(db: sqlite_utils.Database) -> str:
+    """The file `db` reads (what the site keeps its copy of a ladder's matches by)."""
+    return str(db.execute("PRAGMA database_list").fetchone()[2])
+
+
+def newest_game_and_match(db: sqlite_utils.Database, league_id: int) -> tuple[int, int]:
+    """(the newest stored game's id, the newest stored match's index) of a league."""
+    game = db.execute("SELECT MAX(id) FROM games WHERE league_id = ?", [league_id]).fetchone()
+    match = db.execute("SELECT MAX(idx) FROM matches WHERE league_id = ?", [league_id]).fetchone()
+    return game[0], match[0]
+
+
+def ladder_games_stored(db: sqlite_utils.Database) -> int:
+    """The games stored by every ladder in the database."""
+    row = db.execute(
+        "SELECT COUNT(*) FROM games WHERE league_id IN (SELECT league_id FROM ladders)"
+    ).fetchone()
+    return int(row[0])
+
+
+def bot_version_digests(db: sqlite_utils.Database, bot: str) -> list[dict[str, Any]]:
+    """Every version of the bots named `bot` (entrant, sha256), oldest first."""
+    return [
+        dict(r)
+        for r in db.query(
+            "SELECT v.entrant, v.sha256 FROM versions v JOIN ladder_bots b "
+            "ON v.bot_id = b.id WHERE b.name = ? ORDER BY v.id",
+            [bot],
+        )
+    ]

@@ -28,11 +28,9 @@ from arena.ladder.promotion import pair_evidence, sprt
 from arena.ladder.reports import match_item, table_rows, version_item
 from arena.league.definition.records import MatchOutcome
 from arena.league.standings.crosstable import crosstable
-from arena.league.store import load_outcomes, match_records
 from arena.league.store.ladder_reads import (
     ladder_match_rows,
     version_events,
-    version_fault_counts,
     version_history,
     version_rows,
 )
@@ -41,9 +39,12 @@ from arena.league.store.ladder_site_reads import (
     ladder_games_page,
     ladder_matches_page,
     match_game_ids,
+    paired_match_rows,
 )
 from arena.league.store.site_reads import live_matches
 from arena.web.ladder.params import BadRequest, Query, version_spec
+from arena.web.ladder.stored import latest
+from arena.web.ladder.stored import stored as held
 from arena.web.pages import NotFound, shown_spec
 
 # an absolute path's folders: `/srv/x/ladder-files/ab12/bot.py` -> `bot.py`
@@ -73,7 +74,7 @@ def ladder_of(db: sqlite_utils.Database, name: str | None) -> Ladder:
 def about(db: sqlite_utils.Database, ladder: Ladder) -> dict[str, Any]:
     """The ladder's name, game, whether frozen, and its matches stored and in flight."""
     config = ladder.config
-    stored = len(match_records(db, ladder.league_id))
+    stored = len(held(db, ladder.league_id).outcomes)
     return {
         "name": config.name,
         "game": config.game,
@@ -91,8 +92,22 @@ def about(db: sqlite_utils.Database, ladder: Ladder) -> dict[str, Any]:
 
 
 def table(db: sqlite_utils.Database, ladder: Ladder) -> list[dict[str, Any]]:
-    """`arena ladder table --format json`'s rows: places tied as the command ties them."""
-    return table_rows(db, ladder)
+    """`arena ladder table --format json`'s rows: places tied as the command ties them,
+    computed once for each state of the stored matches and the active versions (while
+    another request computes it, the one before: arena/web/ladder/stored.py)."""
+    snapshot = held(db, ladder.league_id)
+    rows = version_rows(db, ladder.id, states=(State.ACTIVE,))
+    key = tuple(tuple(r.values()) for r in rows)
+    computed = latest(
+        db,
+        snapshot,
+        "table",
+        key,
+        lambda: table_rows(
+            db, ladder, rows=rows, outcomes=snapshot.outcomes.values(), faults=snapshot.faults
+        ),
+    )
+    return [{**row, "place_range": list(row["place_range"])} for row in computed]
 
 
 def bots(db: sqlite_utils.Database, ladder: Ladder) -> list[dict[str, Any]]:
@@ -124,7 +139,7 @@ def versions(
 ) -> list[dict[str, Any]]:
     """Every version (of `bot`, in `state`) with the fields of `arena ladder versions
     --format json`, times in UTC and the command without folders."""
-    faults = version_fault_counts(db, ladder.league_id)
+    faults = held(db, ladder.league_id).faults
     rows = version_rows(db, ladder.id, bot=bot, states=(state,) if state else ())
     return [published_version(row, faults) for row in rows]
 
@@ -188,7 +203,7 @@ def version_detail(
 ) -> dict[str, Any]:
     """One version with its gate report, its changes of state and its rating history."""
     row = version_row(db, ladder, bot, number)
-    out = published_version(row, version_fault_counts(db, ladder.league_id))
+    out = published_version(row, held(db, ladder.league_id).faults)
     out["gate"] = published_gate(row["gate_report"])
     out["events"] = [
         {"at": iso(e["at"]), "state": e["state"], "reason": hide_folders(e["reason"] or "")}
@@ -240,9 +255,10 @@ def queue(db: sqlite_utils.Database, ladder: Ladder) -> dict[str, Any]:
 # -- the promotion test and the margins --------------------------------------------
 
 
-def outcomes(db: sqlite_utils.Database, ladder: Ladder) -> dict[int, MatchOutcome]:
-    """Every stored match's results (no deals: margins are all the site reads of them)."""
-    return load_outcomes(db, ladder.league_id, deals=False)
+def outcomes(db: sqlite_utils.Database, ladder: Ladder) -> Mapping[int, MatchOutcome]:
+    """Every stored match's results (no deals: margins are all the site reads of them),
+    as this process holds them (arena/web/ladder/stored.py)."""
+    return held(db, ladder.league_id).outcomes
 
 
 def promotion_tests(
@@ -256,7 +272,7 @@ def promotion_tests(
     settings = ladder.config.promotion
     pairs: dict[str, list[dict[str, Any]]] = {}  # by candidate, as the run keeps them
     against: dict[str, tuple[str, int]] = {}  # the active version, games a table
-    for row in ladder_match_rows(db, ladder.id):
+    for row in paired_match_rows(db, ladder.id):
         pair = row["pair_idx"]
         if pair is None or row["idx"] > pair or row["idx"] not in stored or pair not in stored:
             continue
@@ -328,9 +344,7 @@ def rating_series(
         for row in rows
         for h in version_history(db, ladder.league_id, row["entrant"])
     ]
-    finished = sorted(
-        (m["finished_at"] or 0.0, m["idx"]) for m in match_records(db, ladder.league_id)
-    )
+    finished = held(db, ladder.league_id).finished
     marks = []
     for row in rows:
         for event in version_events(db, row["id"]):
