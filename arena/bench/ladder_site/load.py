@@ -58,8 +58,7 @@ from arena.errors import ConfigError
 HOST = "127.0.0.1"
 GOAL_MS = 300.0  # the issue's page-time goal, at p95
 AUTHOR = "bench-author"
-SAMPLE_BOT = Path(__file__).resolve().parents[3] / "sample_bots" / "random_bot.py"
-RANDOM_BOT = '''"""A bot that plays a uniformly random legal action (sample_bots/random_bot.py)."""
+RANDOM_BOT = '''"""A bot that plays a uniformly random legal action."""
 
 from arena.sdk import Bot, serve
 
@@ -474,7 +473,7 @@ async def _reader(
 def bot_archive(number: int, nonce: str) -> bytes:
     """The sample random bot as bot.py in a .tar.gz, a comment naming upload `number`
     so that each upload is new files."""
-    text = SAMPLE_BOT.read_text() if SAMPLE_BOT.is_file() else RANDOM_BOT
+    text = RANDOM_BOT
     text += f"\n# arena bench ladder-web: upload {number} of {nonce}\n"
     data = text.encode()
     buffer = io.BytesIO()
