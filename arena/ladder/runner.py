@@ -128,7 +128,8 @@ def _run(ladder: Ladder, db, db_path: Path, summary: LadderRunSummary, run: _Opt
         while True:
             if source is None:  # rebuilt after each round: nothing of a lost worker stays
                 source = _source(ladder, db, template, run, played_before)
-            gates.start()
+            if _waiting(db, ladder):  # not started for nothing: a thread just started
+                gates.start()  # is not idle yet, and the run would wait for it to end
             source.refresh()
             if not source.queue and not source.tests and source.choose() is None:
                 summary.stored = source.stored_count()
