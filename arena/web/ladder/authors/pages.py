@@ -51,6 +51,14 @@ def _refusal(error: Exception) -> ActionRefused:
     return ActionRefused(400, str(error))
 
 
+def _seat_deal(replay: Any, seat: int, number: int, missing: str) -> Response:
+    """Deal `number` of `replay` as the viewer's JSON, `seat`'s view alone; NotFound
+    saying `missing` for a deal the game has not."""
+    if not 1 <= number <= len(replay["deals"]):
+        raise NotFound(missing)
+    return Response(frames_json(deal_frames(replay, number, seat)), media_type="application/json")
+
+
 @dataclass
 class AuthorPages:
     db_path: Path
@@ -286,15 +294,11 @@ class AuthorPages:
             return RedirectResponse("/login", status_code=303)
         test_id = request.path_params["test"]
         live, seat = await run_in_threadpool(self._live_seat, author, test_id)
-        replay = live_view.live_replay(live)
-        base = f"{AUTHOR_HOME}/tests/{test_id}/live"
         heading = f"Test match {test_id}, live (rotation {live['rotation'] + 1})"
-        context = {"title": f"test match {test_id}, live", "heading": heading,
-                   "live_game": True, "game_id": 0, "match_idx": None, "rotation": 0,
-                   "outline": game_outline(replay, seat),
-                   "deal_urls": [f"{base}/deal/{n}.json"
-                                 for n in range(1, len(replay["deals"]) + 1)]}  # fmt: skip
-        return self._page(request, "game.html", context)
+        replay = live_view.live_replay(live)
+        return self._seat_viewer(request, replay, seat, f"{AUTHOR_HOME}/tests/{test_id}/live",
+                                 {"title": f"test match {test_id}, live", "heading": heading,
+                                  "live_game": True, "game_id": 0})  # fmt: skip
 
     async def test_live_deal(self, request: Request) -> Response:
         author = await run_in_threadpool(self.author, request)
@@ -302,12 +306,8 @@ class AuthorPages:
             return JSONResponse({"error": "sign in first"}, status_code=401)
         test_id, number = request.path_params["test"], request.path_params["deal"]
         live, seat = await run_in_threadpool(self._live_seat, author, test_id)
-        replay = live_view.live_replay(live)
-        if not 1 <= number <= len(replay["deals"]):
-            raise NotFound(f"the game being played has no deal {number} yet")
-        return Response(
-            frames_json(deal_frames(replay, number, seat)), media_type="application/json"
-        )
+        return _seat_deal(live_view.live_replay(live), seat, number,
+                          f"the game being played has no deal {number} yet")  # fmt: skip
 
     def _test_game(self, author: dict[str, Any], test_id: int, game_id: int) -> Any:
         with reading(self.db_path) as db:
@@ -323,10 +323,17 @@ class AuthorPages:
             return RedirectResponse("/login", status_code=303)
         test_id, game_id = request.path_params["test"], request.path_params["game_id"]
         replay, seat = await run_in_threadpool(self._test_game, author, test_id, game_id)
-        base = f"{AUTHOR_HOME}/tests/{test_id}/game/{game_id}"
-        context = {"title": f"test match {test_id}, game {game_id}", "game_id": game_id,
-                   "heading": f"Test match {test_id}, game {game_id}",
-                   "match_idx": None, "rotation": 0, "live_page": False,
+        return self._seat_viewer(request, replay, seat,
+                                 f"{AUTHOR_HOME}/tests/{test_id}/game/{game_id}",
+                                 {"title": f"test match {test_id}, game {game_id}",
+                                  "heading": f"Test match {test_id}, game {game_id}",
+                                  "game_id": game_id, "live_page": False})  # fmt: skip
+
+    def _seat_viewer(self, request: Request, replay: Any, seat: int, base: str,
+                     context: dict[str, Any]) -> Response:  # fmt: skip
+        """The replay viewer of `replay` from `seat` alone, its deals' frames under
+        `base`/deal/N.json (a stored game of a test match, or the game in flight)."""
+        context = {**context, "match_idx": None, "rotation": 0,
                    "outline": game_outline(replay, seat),
                    "deal_urls": [f"{base}/deal/{n}.json"
                                  for n in range(1, len(replay["deals"]) + 1)]}  # fmt: skip
@@ -341,10 +348,8 @@ class AuthorPages:
         replay, seat = await run_in_threadpool(
             self._test_game, author, params["test"], params["game_id"]
         )
-        if not 1 <= params["deal"] <= len(replay["deals"]):
-            raise NotFound(f"game {params['game_id']} has no deal {params['deal']}")
-        body = frames_json(deal_frames(replay, params["deal"], seat))
-        return Response(body, media_type="application/json")
+        return _seat_deal(replay, seat, params["deal"],
+                          f"game {params['game_id']} has no deal {params['deal']}")  # fmt: skip
 
     async def logs(self, request: Request) -> Response:
         Query.of(request.query_params.multi_items(), ())
