@@ -279,3 +279,50 @@ def test_arena_play_prints_each_link_and_opens_the_first(monkeypatch, tmp_path: 
     assert {f["kind"] for f in played["fault_details"]} == {"timeout"}
     assert played["faults"] == 10  # five a seat, then --max-faults' fallbacks
     assert trianon_checker.check_replay(json.loads((tmp_path / "game-0001.json").read_text())) == []
+
+
+def test_a_session_with_a_person_is_stored_unrated(tmp_path: Path) -> None:
+    """`arena play --db` with a human seat stores its games (`rate_by = "none"`), and
+    nobody at that table is rated: no rating history, every player at the prior in the
+    table however it is read, `arena upgrade --rerate` leaves it so, and the table says
+    why. The same session with bots only, in the same database, is rated."""
+    from arena.league.reports.table import feeding_line, league_rows
+    from arena.league.standings.rerate import older_feedings
+    from arena.league.store import league_id_by_name, league_record, load_outcomes
+    from arena.league.store.reads import latest_ratings
+
+    db_path = tmp_path / "a.db"
+    for league, specs in (
+        ("people", ("human", "builtin:greedy", "builtin:random", "builtin:first")),
+        ("bots", ("builtin:sampler:5", "builtin:greedy", "builtin:random", "builtin:first")),
+    ):
+        table = HumanTable(specs)
+        request = SessionRequest(
+            specs=specs, game="trix", rules={"kingdoms": "1"}, games=2, humans=table or None
+        )
+        answering = _answering(table, pick=lambda legal: legal[0])
+        try:
+            play_games(request, show=lambda *a: None, db=db_path, league=league)
+        finally:
+            table.close()
+            answering.join(timeout=10)
+    assert older_feedings(db_path, rerate=True) == []  # `none` is never re-rated
+    db = open_existing(db_path)
+    try:
+        people, _ = league_id_by_name(db, "people")
+        bots, _ = league_id_by_name(db, "bots")
+        assert league_record(db, people)[1]["rate_by"] == "none"
+        assert len(load_outcomes(db, people)) == 2  # stored, both games
+        assert latest_ratings(db, people) == []
+        for outcomes in (None, {}):  # the stored ratings, and rated again from the games
+            rows = league_rows(db, people, outcomes or None)
+            assert {(r["mu"], r["sigma"], r["rating"]) for r in rows} == {(25.0, 8.333, 0.0)}
+        assert {r["entrant"] for r in latest_ratings(db, bots)} == {
+            "sampler:5", "greedy", "random", "first"
+        }  # fmt: skip
+        assert len({r["mu"] for r in league_rows(db, bots)}) > 1
+    finally:
+        db.close()
+    assert "a person played at this table" in feeding_line("none")
+    result = runner.invoke(app, ["table", "--db", str(db_path), "--league", "people"])
+    assert result.exit_code == 0 and "rate_by = 'none'" in result.output, result.output

@@ -45,16 +45,19 @@ from arena.play.matches import Rotations
 
 class RateBy(StrEnum):
     """What TrueSkill is fed (docs/ratings.md): each match's duplicate margins (the
-    default), or ranks of a whole match, each game, or each deal."""
+    default), or ranks of a whole match, each game, or each deal. NONE: nothing, every
+    player stays at the prior: an `arena play --db` session with a person at the table
+    is stored so (docs/human.md), as a person is never rated; no league file may say it."""
 
     MARGIN = "margin"
     MATCH = "match"
     DEAL = "deal"
     GAME = "game"
+    NONE = "none"
 
 
 ROTATIONS = tuple(Rotations)
-RATE_BY = tuple(RateBy)
+RATE_BY = tuple(b for b in RateBy if b is not RateBy.NONE)  # what a league file may say
 RATE_BY_DEFAULT = RateBy.MARGIN  # chosen by `arena bench rating` (docs/ratings.md)
 TRANSPORTS = tuple(TransportKind)
 SANDBOX_MODES = tuple(SandboxMode)

@@ -23,7 +23,7 @@ from arena import __version__
 from arena.games import get_game
 from arena.games.base import DealSummary, SummaryKind
 from arena.league import store
-from arena.league.definition.config import RATE_BY_DEFAULT, Ratings
+from arena.league.definition.config import RATE_BY_DEFAULT, RateBy, Ratings
 from arena.league.reports.formats import (
     TableFormat,
     display_width,
@@ -347,17 +347,23 @@ FEEDINGS = {
     "match": "per match",
     "game": "per game",
 }
+UNRATED_LINE = (
+    "ratings: none (rate_by = 'none'): a person played at this table (`arena play --db` "
+    "with a human seat), and a person is never rated, so every player stays at the prior"
+)
 
 
 def feeding_line(rate_by: str | None) -> str:
     """What the ratings of a table were fed (docs/ratings.md), and whether that is an
     older feeding than the arena's default, with how to re-rate."""
-    if rate_by is None:
+    if rate_by == RateBy.NONE:
+        line = UNRATED_LINE
+    elif rate_by is None:
         line = "ratings: TrueSkill, fed as the league's settings do not record"
     else:
         shown = FEEDINGS.get(str(rate_by), "as recorded")
         line = f"ratings: TrueSkill fed {shown} (rate_by = {rate_by!r})"
-    if rate_by is not None and rate_by != RATE_BY_DEFAULT:
+    if rate_by is not None and rate_by not in (RATE_BY_DEFAULT, RateBy.NONE):
         line += (
             f", not this arena's default {RATE_BY_DEFAULT.value!r}: `arena upgrade --rerate` "
             "re-rates the league by default"

@@ -7,8 +7,11 @@ after a plain `arena play` too, a session is stored as a league of its own: name
 is a match of one game; with `--matches N` each seat-rotated match is a match of its
 rotations. Each is stored in one transaction as it ends, through the same store as a
 league run (`arena.league.store`), and rated as a league's matches are (TrueSkill with
-the default parameters, by deal), so the table, the margins and the fault reports read
-it like any league.
+the default parameters and feeding), so the table, the margins and the fault reports
+read it like any league. A session with a person at the table (a `human` seat) is
+stored with `rate_by = "none"`: nobody at that table is rated (a person never is, and
+the bots' ratings would be fed by the person's play), every reader of the ratings
+(`Rater`) keeps each player at the prior, and the table says why.
 
 The store needs a league's locked settings: the session's are its game, seed, rule
 options and players, under the schedule name "play". A later session that names the
@@ -25,11 +28,19 @@ from pathlib import Path
 import sqlite_utils
 
 from arena.bots.confinement.sandbox import SandboxMode
+from arena.bots.human import is_human_spec
 from arena.bots.remote.settings import RemoteSettings
 from arena.bots.sessions import GamePlayed, MatchPlayed, SessionRequest
 from arena.errors import ConfigError
 from arena.games import get_game
-from arena.league.definition.config import RATE_BY_DEFAULT, Entrant, LeagueConfig, Limits, Ratings
+from arena.league.definition.config import (
+    RATE_BY_DEFAULT,
+    Entrant,
+    LeagueConfig,
+    Limits,
+    RateBy,
+    Ratings,
+)
 from arena.league.definition.records import PlayedGame, PlayedMatch
 from arena.league.definition.schedule import Schedule
 from arena.league.standings.ratings import MatchOutcome, Rater, rate_prefix
@@ -66,6 +77,7 @@ class PlayRecorder:
         self.db: sqlite_utils.Database = open_db(db_path)
         self.name = league if league else _fresh_name(self.db)
         self.games = 0
+        self.people = any(is_human_spec(spec) for spec in request.specs)  # never rated
         self._league_id = 0
         self._rater: Rater | None = None
         self._outcomes: dict[int, MatchOutcome] = {}
@@ -157,7 +169,7 @@ class PlayRecorder:
             matches=0,
             candidates=(),
             rotations=Rotations.CYCLIC,
-            rate_by=RATE_BY_DEFAULT,
+            rate_by=RateBy.NONE if self.people else RATE_BY_DEFAULT,
             forfeit_faults=1,
             rules=dict(request.rules),
             limits=Limits(

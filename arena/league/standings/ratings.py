@@ -67,7 +67,8 @@ class Rater:
         """Take one match into the margin feeding's sums without solving for the
         ratings (`solve` does, once): resuming a ladder of 100,000 matches adds them
         all, then solves once, with the same result as solving after each."""
-        self._by_margin(match, solve=False)
+        if self.rate_by != RateBy.NONE:
+            self._by_margin(match, solve=False)
 
     def solve(self) -> None:
         """The margin feeding's posterior from every match absorbed so far."""
@@ -77,6 +78,8 @@ class Rater:
         """Update from one match; returns the rating-history rows it adds."""
         rows: list[dict[str, Any]] = []
         entrants = match.entrants
+        if self.rate_by == RateBy.NONE:  # a session with a person in it: nobody is rated
+            return rows
         if self.rate_by == RateBy.MARGIN:
             self._by_margin(match)
             self._record(match, -1, [self.ratings[e] for e in self.ratings], rows, self.ratings)

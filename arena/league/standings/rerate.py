@@ -15,7 +15,7 @@ from pathlib import Path
 import sqlite_utils
 
 from arena.league import store
-from arena.league.definition.config import RATE_BY_DEFAULT, LockedSettings, Ratings
+from arena.league.definition.config import RATE_BY_DEFAULT, LockedSettings, RateBy, Ratings
 from arena.league.standings.ratings import Rater, rate_prefix
 from arena.league.store.schema import open_db
 
@@ -38,7 +38,7 @@ def older_feedings(path: Path, rerate: bool = False) -> list[Feeding]:
         found = []
         for league_id, name, settings in store.league_settings(db):
             rate_by = settings.get("rate_by")
-            if rate_by == RATE_BY_DEFAULT:
+            if rate_by in (RATE_BY_DEFAULT, RateBy.NONE):  # NONE: a person played, never rated
                 continue
             if rerate:
                 _rerate(db, league_id, settings)
