@@ -189,6 +189,12 @@ class HumanSeat:
             self._deadline = None if self.timeout is None else now + self.timeout
         self.publish(frame)
 
+    def visited(self) -> bool:
+        """Whether a page of the seat has come at all (a game nobody came to can be
+        ended: arena/web/table/site_games.py)."""
+        with self._lock:
+            return self._last_contact is not None
+
     def left(self) -> bool:
         """Whether the person has gone: a page came once, and none has been in touch
         for `leave_seconds` (a closed tab); a page not yet opened has not left."""

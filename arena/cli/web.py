@@ -28,6 +28,27 @@ AllowedHost = Annotated[
         "so a page on another name cannot read the site through DNS rebinding.",
     ),
 ]
+HumanGames = Annotated[
+    int,
+    typer.Option(
+        min=0,
+        max=64,
+        help="Games visitors may play at once against the site's bots (\"play against this "
+        'bot", unrated, stored nowhere; docs/human.md); past it a visitor is told to come '
+        "back (503). 0 offers none.",
+    ),
+]
+HUMAN_GAMES = 4  # arena.web.table.site_games.HUMAN_GAMES (not imported: it loads the bots)
+HumanMoveTimeout = Annotated[
+    float,
+    typer.Option(
+        min=1.0,
+        max=3600.0,
+        help="Seconds a visitor has for each decision of such a game; then the fallback move "
+        "is played, and after --max-faults' worth of them the game ends by itself.",
+    ),
+]
+HUMAN_MOVE_TIMEOUT = 120.0  # arena.web.table.site_games.MOVE_SECONDS
 HeaderTimeout = Annotated[
     float,
     typer.Option(
@@ -67,6 +88,7 @@ def run_site(
         host=host,
         port=port,
         log_level="warning",
+        access_log=False,  # a seat's page has its secret in the path (docs/human.md)
         http=header_timeout_protocol(header_timeout),
     )
 
@@ -86,15 +108,24 @@ def serve(
     ] = False,
     allowed_host: AllowedHost = None,
     header_timeout: HeaderTimeout = HEADER_TIMEOUT,
+    human_games: HumanGames = HUMAN_GAMES,
+    human_move_timeout: HumanMoveTimeout = HUMAN_MOVE_TIMEOUT,
 ) -> None:
     """Serve the league site over a league database: every league, its table, charts,
     crosstable, entrants, matches, faults and a replay viewer, live while `arena run`
-    writes to the database. Read-only; Ctrl-C stops it."""
+    writes to the database. Read-only but for "play against this bot" (an entrant's
+    page starts an unrated game, stored nowhere, for a visitor: --human-games);
+    Ctrl-C stops it."""
     from arena.web.app import make_app
+    from arena.web.table.site_games import SiteGames
+
+    def make(hosts: list[str]) -> Any:
+        games = SiteGames(human_games, move_seconds=human_move_timeout) if human_games else None
+        return make_app(db, live_hands, hosts, games)
 
     run_site(
         db,
-        lambda hosts: make_app(db, live_hands, hosts),
+        make,
         host,
         port,
         allowed_host,

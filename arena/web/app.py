@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 import socket
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -33,14 +33,20 @@ from arena.league.store.site_reads import data_version
 from arena.league.workers.live import live_stamp, read_live
 from arena.web import pages
 from arena.web.hardening import (
+    CSP,
+    FORMS_CSP,
     IdConvertor,
     NameConvertor,
     SecurityHeaders,
     SegmentedPath,
     allowed_hosts,
 )
+from arena.web.ladder.authors.sessions import Sessions, new_secret
 from arena.web.links import Links
 from arena.web.render import render_page
+from arena.web.table.app import table_routes
+from arena.web.table.offer import offer_context, start_game
+from arena.web.table.site_games import Opponent, SiteGames, entrant_opponent
 from arena.web.viewer_data import deal_json
 
 STATIC = Path(__file__).parent / "static"
@@ -52,11 +58,14 @@ def make_app(
     db_path: Path,
     live_hands: bool = False,
     hosts: Sequence[str] | None = None,
+    games: SiteGames | None = None,
 ) -> Starlette:
     """The site over the league database at `db_path` (checked now: a missing or
     unreadable database is refused before the server starts). `live_hands` shows the
     hands of games still being played (organisers only: docs/web.md says why not).
-    `hosts`: the `Host` names answered (default: loopback's; `allowed_hosts`)."""
+    `hosts`: the `Host` names answered (default: loopback's; `allowed_hosts`).
+    `games`: the games visitors may play against an entrant ("play against this bot",
+    docs/human.md); None offers none."""
     open_existing(db_path).close()
     links = Links()
 
@@ -120,13 +129,38 @@ def make_app(
             body = pages.live_deal_body(db, league, idx, live, number, live_hands)
         return Response(body, media_type="application/json")
 
+    def opponent(db: sqlite_utils.Database, league: str, entrant: str) -> Opponent | str:
+        return entrant_opponent(db, db_path, league, entrant)
+
+    def entrant_page(request: Request) -> Response:
+        league, entrant = request.path_params["league"], request.path_params["entrant"]
+        with database() as db:
+            context = pages.entrant_page(db, league, entrant)
+            found = opponent(db, league, entrant) if games is not None else ""
+        action = links.entrant(league, entrant) + "/play"
+        context["play"] = offer_context(request, games, found, action)
+        return HTMLResponse(render_page("entrant.html", links, context))
+
+    async def play_entrant(request: Request) -> Response:
+        league, entrant = request.path_params["league"], request.path_params["entrant"]
+        if games is None:
+            raise pages.NotFound("this server offers no games against its bots")
+        with database() as db:
+            pages.entrant_page(db, league, entrant)  # NotFound for no such entrant
+            found = opponent(db, league, entrant)
+        return await start_game(request, games, found, say)
+
+    def say(title: str, message: str, status: int, headers: dict[str, str]) -> Response:
+        html = render_page(
+            "missing.html", links, {"title": title, "heading": title, "message": message}
+        )
+        return HTMLResponse(html, status_code=status, headers=headers)
+
     routes = [
         Route("/", page("leagues.html", pages.leagues_page)),
         Route("/league/{name:name}", page("league.html", pages.league_page)),
-        Route(
-            "/league/{league:name}/entrant/{entrant:name}",
-            page("entrant.html", pages.entrant_page),
-        ),
+        Route("/league/{league:name}/entrant/{entrant:name}", entrant_page),
+        Route("/league/{league:name}/entrant/{entrant:name}/play", play_entrant, methods=["POST"]),
         Route("/league/{league:name}/match/{idx:id}", page("match.html", match)),
         Route("/league/{league:name}/match/{idx:id}/live", live_or_stored),
         Route("/league/{league:name}/match/{idx:id}/live/deal/{deal:id}.json", live_deal),
@@ -134,6 +168,7 @@ def make_app(
         Route("/game/{game_id:id}", page("game.html", game)),
         Route("/game/{game_id:id}/deal/{deal:id}.json", deal),
         Route("/api/version", version),
+        *(table_routes(games) if games is not None else []),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
 
@@ -147,14 +182,24 @@ def make_app(
         return HTMLResponse(html, status_code=404)
 
     middleware = [
-        Middleware(SecurityHeaders),
+        Middleware(SecurityHeaders, csp=CSP if games is None else FORMS_CSP),
         Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts or allowed_hosts(""))),
         Middleware(SegmentedPath),
     ]
+    if games is not None:  # the form's token lives in the visitor's session
+        middleware.append(Middleware(Sessions, secret=new_secret()))
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        if games is not None:  # the server stops: every game ended, its bots with it
+            games.close()
+
     app = Starlette(
         routes=routes,
         middleware=middleware,
         exception_handlers={pages.NotFound: not_found, 404: not_found},
+        lifespan=lifespan,
     )
     app.state.live_hands = live_hands
     return app

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from arena.bots.confinement.cgroups import entrant_group
 from arena.bots.confinement.sandbox import Sandbox
+from arena.bots.human import HumanTable
 from arena.bots.process import become_subreaper, descendants, kill_all_now
 from arena.bots.remote.settings import remote_settings
 from arena.bots.rotation_pool import RotationPool, Seat, seat_log
@@ -295,12 +296,14 @@ def league_players(
     db_path: str | Path = "",
     log_prefix: str = "",
     tolerate_start_failures: bool = False,
+    humans: HumanTable | None = None,
 ) -> AbstractContextManager[list[Player]]:
     """`started_players` for `specs` as this league starts its bots: its limits, its
     sandbox (hiding the database and the logs), its folder for relative paths, and
     `log_dir`. The one place that says so, for the matches and for the pre-flight
     check of `arena run` (arena/league/running/preflight.py), which must start a bot exactly
-    as its matches will."""
+    as its matches will; and for a site's game against one of its bots, `humans` the
+    visitor's seat (arena/web/table/site_games.py)."""
     return started_players(
         specs,
         config.game,
@@ -311,6 +314,7 @@ def league_players(
         log_prefix=log_prefix,
         tolerate_start_failures=tolerate_start_failures,
         sandbox=_league_sandbox(config, db_path, log_dir),
+        humans=humans,
     )
 
 

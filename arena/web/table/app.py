@@ -26,7 +26,7 @@ import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -54,9 +54,34 @@ def seat_path(seat: HumanSeat) -> str:
     return f"/seat/{seat.secret}"
 
 
+class Seats(Protocol):
+    """Where the pages find a seat by its secret: an `arena play` session's table, or
+    the games a site's visitors play (arena/web/table/site_games.py)."""
+
+    def seat_of(self, token: str) -> HumanSeat | None: ...
+
+
 def make_table_app(table: HumanTable, hosts: Sequence[str] | None = None) -> Starlette:
     """The pages of `table`'s people's seats. `hosts`: the `Host` names answered
     (default: loopback's)."""
+    routes = [
+        *table_routes(table),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    middleware = [
+        Middleware(SecurityHeaders),
+        Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts or allowed_hosts(""))),
+    ]
+    return Starlette(
+        routes=routes,
+        middleware=middleware,
+        exception_handlers={404: lambda request, exc: _missing()},
+    )
+
+
+def table_routes(table: Seats) -> list[Route]:
+    """The routes of the seats' pages (`/seat/TOKEN`, its frames and its answers), for
+    the table's own server or inside a site's (which serves /static/ as well)."""
 
     def seat_of(request: Request) -> HumanSeat | None:
         token = request.path_params["token"]
@@ -113,21 +138,11 @@ def make_table_app(table: HumanTable, hosts: Sequence[str] | None = None) -> Sta
             return JSONResponse({"taken": False, "why": "not the decision waiting"}, 409)
         return JSONResponse({"taken": True}, headers=NO_STORE)
 
-    routes = [
+    return [
         Route("/seat/{token}", page),
         Route("/seat/{token}/state.json", state),
         Route("/seat/{token}/act", act, methods=["POST"]),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    middleware = [
-        Middleware(SecurityHeaders),
-        Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts or allowed_hosts(""))),
-    ]
-    return Starlette(
-        routes=routes,
-        middleware=middleware,
-        exception_handlers={404: lambda request, exc: _missing()},
-    )
 
 
 def _missing() -> Response:

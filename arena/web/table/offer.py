@@ -1,0 +1,92 @@
+"""The "play against this bot" form of a league's entrant page (`arena serve`) and a
+ladder's version page (`arena ladder serve`), and what its post does.
+
+Why a form with a token: the post starts a game, bots' processes included, so a page
+of another site must not make a visitor's browser start one. The form carries the
+session's form token (arena/web/ladder/authors/sessions.py: Starlette's signed,
+SameSite=Strict session cookie), compared in constant time before anything is done;
+a post without it, or with another, is refused with 403.
+
+Why the visitor picks from a list: each other seat is one of `OPPONENTS` (built-ins,
+in the server's own process), checked again on the post; nothing a visitor sends
+names a program, a file or an address. The post answers with a redirect to the seat's
+page, whose path holds the seat's secret (never logged: the sites' servers keep no
+access log), or with why no game was started: 503 and Retry-After when the server
+plays its most games at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from arena.errors import ConfigError
+from arena.games import get_game
+from arena.web.ladder.authors.sessions import FormRefused, check_form, form_token
+from arena.web.table.app import seat_path
+from arena.web.table.site_games import OPPONENTS, RETRY_SECONDS, Busy, Opponent, SiteGames
+
+DEFAULT_OPPONENT = "builtin:greedy"
+FORM_FIELDS = 8  # a form has the token and an opponent per seat: a few fields
+Say = Callable[[str, str, int, dict[str, str]], Response]
+"""(title, message, status, headers) -> the site's page saying so."""
+
+
+def offer_context(
+    request: Request,
+    games: SiteGames | None,
+    found: Opponent | str,
+    action: str,
+) -> dict[str, Any] | None:
+    """What a page's "play against this bot" section shows: None when the server
+    offers no games; why not when the bot cannot be started here (`found` a reason);
+    else the form (`action` its address) with a select per free seat."""
+    if games is None:
+        return None
+    if isinstance(found, str):
+        return {"why": found}
+    game = get_game(found.game)
+    default = DEFAULT_OPPONENT if DEFAULT_OPPONENT in OPPONENTS else OPPONENTS[0]
+    rules = ", ".join(f"{k}={v}" for k, v in sorted(found.rules.items()))
+    return {
+        "why": None,
+        "name": found.name,
+        "game": game.name,
+        "rules": rules,
+        "action": action,
+        "csrf": form_token(request),
+        "seats": list(range(2, game.seats)),
+        "choices": list(OPPONENTS),
+        "default": default,
+        "running": games.running(),
+        "limit": games.limit,
+    }
+
+
+async def start_game(
+    request: Request, games: SiteGames, found: Opponent | str, say: Say
+) -> Response:
+    """The form's post: token checked, opponents checked, the game started and the
+    visitor sent to their seat's page (303); else the site's page saying why."""
+    try:
+        form = await request.form(max_files=0, max_fields=FORM_FIELDS, max_part_size=1024)
+    except Exception:  # noqa: BLE001 - any malformed body: Starlette raises several kinds
+        return say("not played", "this form could not be read: send it again", 400, {})
+    try:
+        check_form(request, form)
+    except FormRefused as refused:
+        return say("not played", str(refused), 403, {})
+    if isinstance(found, str):
+        return say("not played", f"you cannot play against this bot from this site: {found}",
+                   409, {})  # fmt: skip
+    others = [value for value in form.getlist("opponent") if isinstance(value, str)]
+    try:
+        seat = games.start(found, others)
+    except Busy as busy:
+        return say("busy", str(busy), 503, {"retry-after": str(RETRY_SECONDS)})
+    except ConfigError as err:
+        return say("not played", str(err), 400, {})
+    return RedirectResponse(seat_path(seat), status_code=303)

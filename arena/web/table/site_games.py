@@ -1,0 +1,329 @@
+"""Games a visitor of a league's or a ladder's site plays against one of its bots
+("play against this bot", docs/human.md#from-the-web-site).
+
+Why here and not in `arena play`: the site's server runs for days and is reached by
+strangers, so everything a game holds is bounded. At most `limit` games at once (the
+next is refused with `Busy`, which the page answers 503 with Retry-After); the bot
+played against is the one the league or ladder runs, started as it starts its bots
+(`league_players`: its limits, its sandbox hiding the database, its folder); the
+other seats are built-ins from `OPPONENTS` only; and every game ends: a person who
+leaves gets the fault policy's fallbacks (arena/bots/human.py), a page never opened
+within `open_seconds`, or a game longer than `game_seconds`, closes the table, after
+which every decision of the seat is a fault and the fallbacks finish the game at once.
+
+Why unrated and unstored: the game is a visitor's practice, not evidence about the
+bot; storing it in the league's database would put a person's games beside its
+matches. It is refereed as any game is, and kept nowhere.
+
+Each game runs on a thread of its own (the referee's, with its own event loop for
+bots over gRPC); the site's server reaches its seat through `seat_of`, as the table
+app of `arena play` reaches its table's seats.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import tempfile
+import threading
+import time
+from collections.abc import Mapping
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from arena.bots.builtin import BUILTIN_BOTS, make_builtin
+from arena.bots.human import HUMAN_PREFIX, HumanSeat, HumanTable, is_human_spec
+from arena.bots.process import command_argv
+from arena.bots.spec import BUILTIN_PREFIX, GRPC_PREFIX, started_players, unique_names
+from arena.errors import ArenaError, ConfigError
+from arena.games import get_game
+from arena.league.definition.config import LeagueConfig, load_league
+from arena.league.store import league_id_by_name
+from arena.league.store.reads import league_facts
+from arena.league.store.site_reads import entrant_bots
+from arena.play.deal_keys import game_seed, new_deal_key
+from arena.play.referee import Player, RefereeSettings, play_game
+
+HUMAN_GAMES = 4  # `--human-games`' default: games at once on one server
+MOVE_SECONDS = 120.0  # a visitor's time for each decision (`--human-move-timeout`)
+OPEN_SECONDS = 120.0  # a seat's page not opened within this is a game abandoned
+GAME_SECONDS = 3 * 3600.0  # no game lasts longer
+RETRY_SECONDS = 60  # what Retry-After says when the server is full
+VISITOR = "you"  # the visitor's name at the table
+
+
+def _offered() -> tuple[str, ...]:
+    """The built-ins a visitor may seat: each that needs no option (`builtin:mixed`
+    needs its P, so it is left out)."""
+    names = []
+    for name in BUILTIN_BOTS:
+        try:
+            make_builtin(name)
+        except ConfigError:
+            continue
+        names.append(BUILTIN_PREFIX + name)
+    return tuple(names)
+
+
+OPPONENTS = _offered()
+"""The only bots a visitor may seat beside the one played against."""
+
+
+class Busy(ArenaError):
+    """The server plays its most games at once already: try again later."""
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """The bot a visitor plays against, as its league or ladder starts it.
+
+    `config` is how its league (or ladder) starts bots: limits, sandbox, the folder its
+    command's paths resolve in; None for a built-in bot of a league whose file is not
+    on this machine (a built-in needs none of it). `rules` are the game's rule options
+    as stored (the league's, or the ladder's)."""
+
+    name: str
+    spec: str
+    game: str
+    rules: Mapping[str, Any] = field(default_factory=dict)
+    config: LeagueConfig | None = None
+    db_path: str = ""  # the database the sandbox hides from the bot
+
+
+def launch_problem(spec: str, config: LeagueConfig | None) -> str | None:
+    """Why the site cannot start the bot `spec` (None: it can), in words for its page:
+    a bot reached at an address is not the site's to start, and a command needs its
+    league's file (its limits, its sandbox and its folder) and its program."""
+    spec = spec.strip()
+    if is_human_spec(spec):
+        return "a person played this seat, not a bot"
+    if spec.startswith(BUILTIN_PREFIX):
+        return None
+    if spec.startswith(GRPC_PREFIX):
+        return (
+            "this bot is reached at a network address, where it runs on its owner's "
+            "machine: the site cannot start a game of its own with it"
+        )
+    if config is None:
+        return (
+            "the league's file is not on this server, so its limits, sandbox and folder, "
+            "which this bot's command is started with, are not known here"
+        )
+    try:
+        argv = command_argv(spec, config.base_dir)
+    except ConfigError as err:
+        return str(err)
+    program = Path(argv[0])
+    if not (shutil.which(argv[0]) or (program.is_absolute() and program.exists())):
+        return "this bot's program is not on this server"
+    python = program.name.startswith("python")
+    for before, arg in zip(argv, argv[1:], strict=False):
+        if python and before != "-m" and not arg.startswith("-"):
+            if not Path(arg).is_absolute():  # command_argv made every file there absolute
+                return "this bot's files are not on this server"
+            break
+    return None
+
+
+def entrant_opponent(
+    db: sqlite_utils.Database, db_path: Path, league: str, entrant: str
+) -> Opponent | str:
+    """A league's entrant as the site starts it (its stored spec, the game and rules
+    the league was stored with, its league file's limits, sandbox and folder when the
+    file is on this machine), or why it cannot be started here."""
+    league_id, league = league_id_by_name(db, league)
+    facts = league_facts(db, league_id)
+    spec = entrant_bots(db, league_id).get(entrant, "")
+    rules = facts["settings"].get("rules", {})
+    config = None
+    file = facts["file"]
+    if file and Path(file).is_file():
+        try:
+            config = load_league(file)
+        except ConfigError:
+            config = None
+    if config is not None:  # the rules the league was stored with, whatever the file says now
+        if config.game != facts["game"]:
+            config = None
+        else:
+            config = dataclasses.replace(config, options=config.engine.parse_options(rules))
+    problem = launch_problem(spec, config)
+    if problem:
+        return problem
+    return Opponent(entrant, spec, facts["game"], rules, config, str(db_path))
+
+
+@dataclass
+class _Game:
+    table: HumanTable
+    seat: HumanSeat
+    started: float
+    thread: threading.Thread | None = None
+
+
+class SiteGames:
+    """The games being played from one site's server: at most `limit` at once, each
+    with one person (seat 0), the bot played against (seat 1) and built-ins.
+
+    `move_seconds` is a person's time for each decision; `open_seconds` and
+    `game_seconds` end a game nobody came to, or one that went on too long."""
+
+    def __init__(
+        self,
+        limit: int = HUMAN_GAMES,
+        *,
+        move_seconds: float = MOVE_SECONDS,
+        open_seconds: float = OPEN_SECONDS,
+        game_seconds: float = GAME_SECONDS,
+        leave_seconds: float | None = None,
+    ) -> None:
+        if limit < 1:
+            raise ConfigError(f"--human-games {limit}: give 1 or more (0 offers no games)")
+        self.limit = limit
+        self.move_seconds = move_seconds
+        self.open_seconds = open_seconds
+        self.game_seconds = game_seconds
+        self.leave_seconds = leave_seconds
+        self._lock = threading.Lock()
+        self._games: dict[int, _Game] = {}
+        self._next = 0
+        self._logs: Path | None = None  # the bots' logs: a folder made at the first game
+        self._closed = False
+        self._watch = threading.Thread(target=self._watchdog, name="arena-site-games", daemon=True)
+        self._watch.start()
+
+    def running(self) -> int:
+        """How many games are being played now."""
+        with self._lock:
+            return len(self._games)
+
+    def seat_of(self, token: str) -> HumanSeat | None:
+        """The seat of a game in play whose secret is `token` (each compared in
+        constant time, none skipped)."""
+        with self._lock:
+            tables = [game.table for game in self._games.values()]
+        found = None
+        for table in tables:
+            seat = table.seat_of(token)
+            if seat is not None:
+                found = seat
+        return found
+
+    def start(self, opponent: Opponent, others: list[str]) -> HumanSeat:
+        """Start a game of the visitor against `opponent`, with the built-ins `others`
+        in the remaining seats; the visitor's seat (its secret makes its link). Busy
+        when `limit` games are being played; ConfigError for a seat not allowed."""
+        game = get_game(opponent.game)
+        if len(others) != game.seats - 2 or any(o not in OPPONENTS for o in others):
+            raise ConfigError(
+                f"pick {game.seats - 2} opponents from the built-in bots: " + ", ".join(OPPONENTS)
+            )
+        problem = launch_problem(opponent.spec, opponent.config)
+        if problem:
+            raise ConfigError(problem)
+        specs = [HUMAN_PREFIX + VISITOR, opponent.spec, *others]
+        extra = {} if self.leave_seconds is None else {"leave_seconds": self.leave_seconds}
+        table = HumanTable(specs, timeout=self.move_seconds, **extra)
+        seat = table.seats[0]
+        names = unique_names([VISITOR, opponent.name, *(o[len(BUILTIN_PREFIX) :] for o in others)])
+        with self._lock:
+            if self._closed or len(self._games) >= self.limit:
+                raise Busy(
+                    f"{len(self._games)} games are being played on this server, the most it "
+                    f"plays at once: try again in a minute"
+                )
+            self._next += 1
+            number = self._next
+            if self._logs is None:
+                self._logs = Path(tempfile.mkdtemp(prefix="arena-site-games-"))
+            entry = _Game(table, seat, time.monotonic())
+            self._games[number] = entry
+        entry.thread = threading.Thread(
+            target=self._play,
+            args=(number, opponent, specs, names),
+            name=f"arena-site-game-{number}",
+            daemon=True,
+        )
+        entry.thread.start()
+        return seat
+
+    def _play(self, number: int, opponent: Opponent, specs: list[str], names: list[str]) -> None:
+        """One game, refereed to its end on this thread, then forgotten."""
+        table = self._games[number].table
+        try:
+            game = get_game(opponent.game)
+            config = opponent.config
+            assert self._logs is not None
+            logs = self._logs / f"game-{number}"
+            players: AbstractContextManager[list[Player]]
+            if config is not None:
+                from arena.league.workers.worker import league_players  # loads the workers
+
+                options = config.options
+                players = league_players(
+                    config, specs, logs, db_path=opponent.db_path, humans=table
+                )
+                faults = config.limits.max_faults
+            else:
+                options = game.parse_options(opponent.rules)
+                players = started_players(
+                    specs, game.name, game.options_dict(options), log_dir=logs, humans=table
+                )
+                faults = RefereeSettings().max_faults
+            settings = RefereeSettings(max_faults=faults, watch=table.watch_with(None))
+            with players as seated:
+                play_game(
+                    game,
+                    seated,
+                    game_seed(new_deal_key(), "site"),
+                    options,
+                    settings=settings,
+                    names=names,
+                )
+            table.wait_delivered(3.0)
+        except Exception as err:  # noqa: BLE001 - whatever it was, the visitor is told and the game ends
+            seat = table.seats[0]
+            seat.publish({"state": "waiting", "notice": _failure(err)})
+            table.wait_delivered(3.0)
+        finally:
+            table.close()
+            with self._lock:
+                self._games.pop(number, None)
+
+    def _watchdog(self) -> None:
+        """Close the table of a game nobody came to or that went on too long: the
+        seat's every decision is then a fault, and the fallbacks end the game."""
+        while not self._closed:
+            now = time.monotonic()
+            with self._lock:
+                games = list(self._games.values())
+            for game in games:
+                unopened = not game.seat.visited() and now - game.started > self.open_seconds
+                if unopened or now - game.started > self.game_seconds:
+                    game.table.close()
+            time.sleep(0.5)
+
+    def close(self, wait: float = 10.0) -> None:
+        """The server is stopping: every table closed, the games given `wait` seconds
+        to end (their bots' processes are ended as each ends), the logs removed."""
+        with self._lock:
+            self._closed = True
+            games = list(self._games.values())
+        for game in games:
+            game.table.close()
+        end = time.monotonic() + wait
+        for game in games:
+            if game.thread is not None:
+                game.thread.join(timeout=max(0.0, end - time.monotonic()))
+        if self._logs is not None:
+            shutil.rmtree(self._logs, ignore_errors=True)
+
+
+def _failure(err: BaseException) -> str:
+    """What the visitor's page says when the game could not be played."""
+    text = " ".join(str(err).split())[:300]
+    return f"The game could not be played: {text or type(err).__name__}."
