@@ -8,12 +8,25 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from arena.cli.base import app, command
-from arena.cli.web import HEADER_TIMEOUT, AllowedHost, HeaderTimeout, Host, Port, run_site
+from arena.cli.web import (
+    HEADER_TIMEOUT,
+    HUMAN_GAMES,
+    HUMAN_MOVE_TIMEOUT,
+    AllowedHost,
+    HeaderTimeout,
+    Host,
+    HumanGames,
+    HumanMoveTimeout,
+    HumanReplays,
+    Port,
+    run_site,
+    site_games,
+)
 from arena.league.reports.formats import TextOrJson
 
 ladder_app = typer.Typer(
@@ -331,17 +344,25 @@ def serve(
     port: Port = 8000,
     allowed_host: AllowedHost = None,
     header_timeout: HeaderTimeout = HEADER_TIMEOUT,
+    human_games: HumanGames = HUMAN_GAMES,
+    human_move_timeout: HumanMoveTimeout = HUMAN_MOVE_TIMEOUT,
+    human_replays: HumanReplays = None,
 ) -> None:
     """Serve the ladder's site: the table, each bot and version with its gate report,
     promotion test and games, the matches and the queue, a replay viewer; authors sign
     in at /login to upload, promote and withdraw; and a JSON API under /api/v1 (its
-    OpenAPI document at /api/v1/openapi.json; writes with a Bearer token). Live while
-    `arena ladder run` writes; Ctrl-C stops it."""
+    OpenAPI document at /api/v1/openapi.json; writes with a Bearer token). A version's
+    page offers visitors "play against this bot" (unrated, never in the database:
+    --human-games). Live while `arena ladder run` writes; Ctrl-C stops it."""
     from arena.web.ladder.app import make_ladder_app
+
+    def make(hosts: list[str]) -> Any:
+        games = site_games(human_games, human_move_timeout, human_replays)
+        return make_ladder_app(db, ladder, hosts, games=games)
 
     run_site(
         db,
-        lambda hosts: make_ladder_app(db, ladder, hosts),
+        make,
         host,
         port,
         allowed_host,

@@ -34,7 +34,7 @@ HumanGames = Annotated[
         min=0,
         max=64,
         help="Games visitors may play at once against the site's bots (\"play against this "
-        'bot", unrated, stored nowhere; docs/human.md); past it a visitor is told to come '
+        'bot", unrated, never in the database; docs/human.md); past it a visitor is told to come '
         "back (503). 0 offers none.",
     ),
 ]
@@ -45,10 +45,29 @@ HumanMoveTimeout = Annotated[
         min=1.0,
         max=3600.0,
         help="Seconds a visitor has for each decision of such a game; then the fallback move "
-        "is played, and after --max-faults' worth of them the game ends by itself.",
+        "is played, and after the league's max_faults of them the rest are fallbacks, so an "
+        "idle game ends by itself.",
     ),
 ]
 HUMAN_MOVE_TIMEOUT = 120.0  # arena.web.table.site_games.MOVE_SECONDS
+HumanReplays = Annotated[
+    Path | None,
+    typer.Option(
+        help="A folder to write each such game's replay into (game-NNNN.json); without it "
+        "they are kept nowhere. Never in the database: a person is never rated.",
+    ),
+]
+
+
+def site_games(games: int, move_timeout: float, replays: Path | None) -> Any:
+    """The games visitors may play from a site (None when `games` is 0)."""
+    from arena.web.table.site_games import SiteGames
+
+    if not games:
+        return None
+    return SiteGames(games, move_seconds=move_timeout, replays=replays)
+
+
 HeaderTimeout = Annotated[
     float,
     typer.Option(
@@ -110,6 +129,7 @@ def serve(
     header_timeout: HeaderTimeout = HEADER_TIMEOUT,
     human_games: HumanGames = HUMAN_GAMES,
     human_move_timeout: HumanMoveTimeout = HUMAN_MOVE_TIMEOUT,
+    human_replays: HumanReplays = None,
 ) -> None:
     """Serve the league site over a league database: every league, its table, charts,
     crosstable, entrants, matches, faults and a replay viewer, live while `arena run`
@@ -117,10 +137,9 @@ def serve(
     page starts an unrated game, stored nowhere, for a visitor: --human-games);
     Ctrl-C stops it."""
     from arena.web.app import make_app
-    from arena.web.table.site_games import SiteGames
 
     def make(hosts: list[str]) -> Any:
-        games = SiteGames(human_games, move_seconds=human_move_timeout) if human_games else None
+        games = site_games(human_games, human_move_timeout, human_replays)
         return make_app(db, live_hands, hosts, games)
 
     run_site(

@@ -46,7 +46,8 @@ from arena.web.links import Links
 from arena.web.render import render_page
 from arena.web.table.app import table_routes
 from arena.web.table.offer import offer_context, start_game
-from arena.web.table.site_games import Opponent, SiteGames, entrant_opponent
+from arena.web.table.opponents import entrant_opponent
+from arena.web.table.site_games import Opponent, SiteGames
 from arena.web.viewer_data import deal_json
 
 STATIC = Path(__file__).parent / "static"

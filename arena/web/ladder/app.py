@@ -12,8 +12,8 @@ own, over the league row that holds the ladder's games."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +50,10 @@ from arena.web.ladder.links import LadderLinks
 from arena.web.ladder.openapi import document
 from arena.web.ladder.params import BadRequest, Query
 from arena.web.render import render_page
+from arena.web.table.app import table_routes
+from arena.web.table.offer import offer_context, start_game
+from arena.web.table.opponents import version_opponent
+from arena.web.table.site_games import Opponent, SiteGames
 from arena.web.viewer_data import deal_json
 
 
@@ -58,11 +62,14 @@ def make_ladder_app(
     ladder_name: str | None = None,
     hosts: Sequence[str] | None = None,
     limits: SignInLimits | None = None,
+    games: SiteGames | None = None,
 ) -> Starlette:
     """The site of the ladder `ladder_name` (or the database's only one) in `db_path`,
     checked now: a missing database or ladder is refused before the server starts.
     `hosts`: the `Host` names answered (default: loopback's; `allowed_hosts`);
-    `limits`: the sign-in attempts allowed (default: arena/web/ladder/authors/throttle.py's)."""
+    `limits`: the sign-in attempts allowed (default: arena/web/ladder/authors/throttle.py's).
+    `games`: the games visitors may play against a version ("play against this bot",
+    docs/human.md); None offers none."""
     with reading(db_path) as db:
         name = open_ladder(db, ladder_name).config.name
     links = LadderLinks()
@@ -90,6 +97,37 @@ def make_ladder_app(
             return HTMLResponse(render_page(template, links, context))
 
         return endpoint
+
+    def version_view(request: Request) -> Response:
+        """A version's page, with "play against this bot" when the server offers games."""
+        query = Query.of(request.query_params.multi_items(), ladder_pages.VERSION_PARAMS)
+        bot, number = request.path_params["bot"], request.path_params["number"]
+        with database() as db:
+            ladder = data.ladder_of(db, name)
+            context = ladder_pages.version_page(db, ladder, bot, number, query)
+            found = opponent(db, bot, number) if games is not None else ""
+        context["account"] = authors.account(request)
+        action = links.version_page(bot, number) + "/play"
+        context["play"] = offer_context(request, games, found, action)
+        return HTMLResponse(render_page("ladder_version.html", links, context))
+
+    def opponent(db: sqlite_utils.Database, bot: str, number: int) -> Opponent | str:
+        ladder = open_ladder(db, name)
+        return version_opponent(Path(db_path), ladder, data.version_row(db, ladder, bot, number))
+
+    async def play_version(request: Request) -> Response:
+        bot, number = request.path_params["bot"], request.path_params["number"]
+        if games is None:
+            raise pages.NotFound("this server offers no games against its bots")
+        with database() as db:
+            found = opponent(db, bot, number)  # NotFound for no such version
+        return await start_game(request, games, found, say)
+
+    def say(title: str, message: str, status: int, headers: dict[str, str]) -> Response:
+        context = {"title": title, "heading": title, "message": message,
+                   "home": "the ladder's table"}  # fmt: skip
+        html = render_page("missing.html", links, context)
+        return HTMLResponse(html, status_code=status, headers=headers)
 
     def league_page(template: str, build: Callable[..., dict[str, Any]]) -> Callable[..., Any]:
         """A page of the league site over the ladder's league row."""
@@ -170,10 +208,8 @@ def make_ladder_app(
     routes = [
         Route("/", page("ladder.html", ladder_pages.table_page)),
         Route("/bot/{bot:name}", page("ladder_bot.html", ladder_pages.bot_page)),
-        Route(
-            "/bot/{bot:name}/version/{number:id}",
-            page("ladder_version.html", ladder_pages.version_page, ladder_pages.VERSION_PARAMS),
-        ),
+        Route("/bot/{bot:name}/version/{number:id}", version_view),
+        Route("/bot/{bot:name}/version/{number:id}/play", play_version, methods=["POST"]),
         Route(
             "/matches", page("ladder_matches.html", ladder_pages.matches_page, data.MATCH_PARAMS)
         ),
@@ -226,6 +262,7 @@ def make_ladder_app(
         ),
         Route(f"{api.PREFIX}/openapi.json", openapi),
         *(Route(api.PREFIX + r.path, api_endpoint(r)) for r in api.ROUTES),
+        *(table_routes(games) if games is not None else []),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
 
@@ -252,8 +289,16 @@ def make_ladder_app(
         Middleware(SegmentedPath),
         Middleware(Sessions, secret=new_secret()),
     ]
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        if games is not None:  # the server stops: every game ended, its bots with it
+            games.close()
+
     return Starlette(
         routes=routes,
         middleware=middleware,
         exception_handlers={pages.NotFound: refused, BadRequest: refused, 404: refused},
+        lifespan=lifespan,
     )

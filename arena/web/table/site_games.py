@@ -11,9 +11,12 @@ leaves gets the fault policy's fallbacks (arena/bots/human.py), a page never ope
 within `open_seconds`, or a game longer than `game_seconds`, closes the table, after
 which every decision of the seat is a fault and the fallbacks finish the game at once.
 
-Why unrated and unstored: the game is a visitor's practice, not evidence about the
-bot; storing it in the league's database would put a person's games beside its
-matches. It is refereed as any game is, and kept nowhere.
+Why unrated and not in the database: the game is a visitor's practice, not evidence
+about the bot, and a person is never rated; storing it in the league's database would
+put a person's games beside its matches, where the table, the ratings and every
+reader of the results would take them in. It is refereed as any game is, and kept
+nowhere but, when the server was given a folder (`--human-replays`), as a replay file
+there, which no page of the site reads.
 
 Each game runs on a thread of its own (the referee's, with its own event loop for
 bots over gRPC); the site's server reaches its seat through `seat_of`, as the table
@@ -22,7 +25,6 @@ app of `arena play` reaches its table's seats.
 
 from __future__ import annotations
 
-import dataclasses
 import shutil
 import tempfile
 import threading
@@ -33,20 +35,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import sqlite_utils
-
 from arena.bots.builtin import BUILTIN_BOTS, make_builtin
-from arena.bots.human import HUMAN_PREFIX, HumanSeat, HumanTable, is_human_spec
-from arena.bots.process import command_argv
-from arena.bots.spec import BUILTIN_PREFIX, GRPC_PREFIX, started_players, unique_names
+from arena.bots.human import HUMAN_PREFIX, HumanSeat, HumanTable
+from arena.bots.spec import BUILTIN_PREFIX, started_players, unique_names
 from arena.errors import ArenaError, ConfigError
 from arena.games import get_game
-from arena.league.definition.config import LeagueConfig, load_league
-from arena.league.store import league_id_by_name
-from arena.league.store.reads import league_facts
-from arena.league.store.site_reads import entrant_bots
+from arena.league.definition.config import LeagueConfig
 from arena.play.deal_keys import game_seed, new_deal_key
 from arena.play.referee import Player, RefereeSettings, play_game
+from arena.play.replays import ReplayWriter
 
 HUMAN_GAMES = 4  # `--human-games`' default: games at once on one server
 MOVE_SECONDS = 120.0  # a visitor's time for each decision (`--human-move-timeout`)
@@ -94,69 +91,6 @@ class Opponent:
     db_path: str = ""  # the database the sandbox hides from the bot
 
 
-def launch_problem(spec: str, config: LeagueConfig | None) -> str | None:
-    """Why the site cannot start the bot `spec` (None: it can), in words for its page:
-    a bot reached at an address is not the site's to start, and a command needs its
-    league's file (its limits, its sandbox and its folder) and its program."""
-    spec = spec.strip()
-    if is_human_spec(spec):
-        return "a person played this seat, not a bot"
-    if spec.startswith(BUILTIN_PREFIX):
-        return None
-    if spec.startswith(GRPC_PREFIX):
-        return (
-            "this bot is reached at a network address, where it runs on its owner's "
-            "machine: the site cannot start a game of its own with it"
-        )
-    if config is None:
-        return (
-            "the league's file is not on this server, so its limits, sandbox and folder, "
-            "which this bot's command is started with, are not known here"
-        )
-    try:
-        argv = command_argv(spec, config.base_dir)
-    except ConfigError as err:
-        return str(err)
-    program = Path(argv[0])
-    if not (shutil.which(argv[0]) or (program.is_absolute() and program.exists())):
-        return "this bot's program is not on this server"
-    python = program.name.startswith("python")
-    for before, arg in zip(argv, argv[1:], strict=False):
-        if python and before != "-m" and not arg.startswith("-"):
-            if not Path(arg).is_absolute():  # command_argv made every file there absolute
-                return "this bot's files are not on this server"
-            break
-    return None
-
-
-def entrant_opponent(
-    db: sqlite_utils.Database, db_path: Path, league: str, entrant: str
-) -> Opponent | str:
-    """A league's entrant as the site starts it (its stored spec, the game and rules
-    the league was stored with, its league file's limits, sandbox and folder when the
-    file is on this machine), or why it cannot be started here."""
-    league_id, league = league_id_by_name(db, league)
-    facts = league_facts(db, league_id)
-    spec = entrant_bots(db, league_id).get(entrant, "")
-    rules = facts["settings"].get("rules", {})
-    config = None
-    file = facts["file"]
-    if file and Path(file).is_file():
-        try:
-            config = load_league(file)
-        except ConfigError:
-            config = None
-    if config is not None:  # the rules the league was stored with, whatever the file says now
-        if config.game != facts["game"]:
-            config = None
-        else:
-            config = dataclasses.replace(config, options=config.engine.parse_options(rules))
-    problem = launch_problem(spec, config)
-    if problem:
-        return problem
-    return Opponent(entrant, spec, facts["game"], rules, config, str(db_path))
-
-
 @dataclass
 class _Game:
     table: HumanTable
@@ -170,7 +104,8 @@ class SiteGames:
     with one person (seat 0), the bot played against (seat 1) and built-ins.
 
     `move_seconds` is a person's time for each decision; `open_seconds` and
-    `game_seconds` end a game nobody came to, or one that went on too long."""
+    `game_seconds` end a game nobody came to, or one that went on too long; each game
+    that ends is written into `replays` when it is given."""
 
     def __init__(
         self,
@@ -180,6 +115,7 @@ class SiteGames:
         open_seconds: float = OPEN_SECONDS,
         game_seconds: float = GAME_SECONDS,
         leave_seconds: float | None = None,
+        replays: Path | None = None,
     ) -> None:
         if limit < 1:
             raise ConfigError(f"--human-games {limit}: give 1 or more (0 offers no games)")
@@ -188,6 +124,7 @@ class SiteGames:
         self.open_seconds = open_seconds
         self.game_seconds = game_seconds
         self.leave_seconds = leave_seconds
+        self._writer = ReplayWriter(replays) if replays is not None else None
         self._lock = threading.Lock()
         self._games: dict[int, _Game] = {}
         self._next = 0
@@ -222,9 +159,6 @@ class SiteGames:
             raise ConfigError(
                 f"pick {game.seats - 2} opponents from the built-in bots: " + ", ".join(OPPONENTS)
             )
-        problem = launch_problem(opponent.spec, opponent.config)
-        if problem:
-            raise ConfigError(problem)
         specs = [HUMAN_PREFIX + VISITOR, opponent.spec, *others]
         extra = {} if self.leave_seconds is None else {"leave_seconds": self.leave_seconds}
         table = HumanTable(specs, timeout=self.move_seconds, **extra)
@@ -276,7 +210,7 @@ class SiteGames:
                 faults = RefereeSettings().max_faults
             settings = RefereeSettings(max_faults=faults, watch=table.watch_with(None))
             with players as seated:
-                play_game(
+                result = play_game(
                     game,
                     seated,
                     game_seed(new_deal_key(), "site"),
@@ -284,6 +218,9 @@ class SiteGames:
                     settings=settings,
                     names=names,
                 )
+            if self._writer is not None:
+                with self._lock:
+                    self._writer.write(result.replay)
             table.wait_delivered(3.0)
         except Exception as err:  # noqa: BLE001 - whatever it was, the visitor is told and the game ends
             seat = table.seats[0]
