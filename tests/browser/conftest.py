@@ -89,13 +89,16 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def served(db: Path, *flags: str, command: tuple[str, ...] = ("serve",)) -> Iterator[str]:
+def served(
+    db: Path, *flags: str, command: tuple[str, ...] = ("serve",), output: Path | None = None
+) -> Iterator[str]:
     """`arena serve` (or `command`: `("ladder", "serve")`) over `db` on a free loopback
-    port, ended when the block ends."""
+    port, ended when the block ends; what it prints goes to `output` when given."""
     port = free_port()
+    sink = output.open("wb") if output is not None else subprocess.PIPE
     process = subprocess.Popen(
         [sys.executable, "-m", "arena.cli", *command, "--db", str(db), "--port", str(port), *flags],
-        stdout=subprocess.PIPE,
+        stdout=sink,
         stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
@@ -119,6 +122,8 @@ def served(db: Path, *flags: str, command: tuple[str, ...] = ("serve",)) -> Iter
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=10)
+        if output is not None:
+            sink.close()  # type: ignore[union-attr]
 
 
 @pytest.fixture(scope="session")
