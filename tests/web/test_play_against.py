@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
 from arena.cli import app as cli_app
+from arena.league.definition.config import load_league
 from arena.web.app import make_app
 from arena.web.hardening import FORMS_CSP
 from arena.web.ladder.app import make_ladder_app
@@ -28,7 +30,7 @@ from arena.web.table.site_games import OPPONENTS, Opponent, SiteGames
 from tests.browser.table_harness import leaks
 from tests.independent import trix_checker
 from tests.support.site_ladder import HOSTILE_BOT, build_ladder_db
-from tests.support.tiny_league import digest, tiny_db
+from tests.support.tiny_league import TINY, digest, tiny_db
 from tests.web.test_site_hardening import _Inline
 
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')
@@ -224,3 +226,44 @@ def test_a_game_nobody_comes_to_or_that_goes_on_too_long_is_ended() -> None:
             games.start(opponent, TWO)  # a place again
         finally:
             games.close()
+
+
+def test_a_bot_that_does_not_start_is_said_without_the_servers_words(tmp_path) -> None:
+    """The visitor's page says the bot could not be started, never the error's words
+    (they name the organiser's folders and commands), and the game's place is free."""
+    path = tmp_path / "secret-folder" / "league.toml"
+    path.parent.mkdir()
+    path.write_text(
+        TINY.format(name="t", rounds="rounds = 1", extra="") + '[limits]\nsandbox = "off"\n'
+        "startup_timeout = 2.0\n"
+    )
+    config = load_league(path)
+    spec = f"{sys.executable} {tmp_path / 'secret-folder' / 'exits.py'}"
+    (tmp_path / "secret-folder" / "exits.py").write_text("raise SystemExit(3)\n")
+    games = SiteGames(1)
+    try:
+        seat = games.start(Opponent("exits", spec, "trix", {"kingdoms": 1}, config), TWO)
+        end = time.monotonic() + 30
+        while games.running() and time.monotonic() < end:
+            time.sleep(0.05)
+        frame = seat.snapshot()
+        assert games.running() == 0 and frame["closed"]
+        assert frame["notice"] == (
+            "The game could not be played: the bot could not be started on this server."
+        )
+    finally:
+        games.close()
+
+
+def test_a_form_too_large_or_of_another_kind_is_refused(league_db) -> None:
+    with _client(make_app(league_db, games=SiteGames(1))) as client:
+        _, token = _form(client, "/league/tiny/entrant/a")
+        action = "/league/tiny/entrant/a/play"
+        big = client.post(action, data={"csrf": token, "opponent": TWO, "pad": "x" * 5000})
+        many = client.post(action, data={"csrf": token, "opponent": TWO * 5})
+        multipart = client.post(
+            action, data={"csrf": token, "opponent": TWO}, files={"f": ("f", b"x")}
+        )
+        for refused in (big, many, multipart):
+            assert refused.status_code == 400 and "could not be read" in refused.text
+        assert _play(client, action, token).status_code == 303  # the same form, as sent

@@ -19,18 +19,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import parse_qs
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from arena.errors import ConfigError
 from arena.games import get_game
-from arena.web.ladder.authors.sessions import FormRefused, check_form, form_token
+from arena.web.ladder.authors.sessions import CSRF_FIELD, FormRefused, check_form, form_token
 from arena.web.table.app import seat_path
 from arena.web.table.site_games import OPPONENTS, RETRY_SECONDS, Busy, Opponent, SiteGames
 
 DEFAULT_OPPONENT = "builtin:greedy"
 FORM_FIELDS = 8  # a form has the token and an opponent per seat: a few fields
+FORM_BYTES = 2048  # ... of a few dozen bytes each
+FORM_TYPE = "application/x-www-form-urlencoded"
 Say = Callable[[str, str, int, dict[str, str]], Response]
 """(title, message, status, headers) -> the site's page saying so."""
 
@@ -71,18 +74,17 @@ async def start_game(
 ) -> Response:
     """The form's post: token checked, opponents checked, the game started and the
     visitor sent to their seat's page (303); else the site's page saying why."""
-    try:
-        form = await request.form(max_files=0, max_fields=FORM_FIELDS, max_part_size=1024)
-    except Exception:  # noqa: BLE001 - any malformed body: Starlette raises several kinds
+    form = await _small_form(request)
+    if form is None:
         return say("not played", "this form could not be read: send it again", 400, {})
     try:
-        check_form(request, form)
+        check_form(request, {CSRF_FIELD: (form.get(CSRF_FIELD) or [None])[0]})
     except FormRefused as refused:
         return say("not played", str(refused), 403, {})
     if isinstance(found, str):
         return say("not played", f"you cannot play against this bot from this site: {found}",
                    409, {})  # fmt: skip
-    others = [value for value in form.getlist("opponent") if isinstance(value, str)]
+    others = form.get("opponent", [])
     try:
         seat = games.start(found, others)
     except Busy as busy:
@@ -90,3 +92,20 @@ async def start_game(
     except ConfigError as err:
         return say("not played", str(err), 400, {})
     return RedirectResponse(seat_path(seat), status_code=303)
+
+
+async def _small_form(request: Request) -> dict[str, list[str]] | None:
+    """The posted form's fields, read up to FORM_BYTES and FORM_FIELDS (a stranger's
+    body is never read whole: Starlette's own reader has no cap on a URL-encoded
+    form); None when it is not such a form, or larger."""
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() != FORM_TYPE:
+        return None
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > FORM_BYTES:
+            return None
+    try:
+        return parse_qs(body.decode(), max_num_fields=FORM_FIELDS, strict_parsing=False)
+    except (UnicodeDecodeError, ValueError):
+        return None

@@ -25,6 +25,7 @@ app of `arena play` reaches its table's seats.
 
 from __future__ import annotations
 
+import logging
 import shutil
 import tempfile
 import threading
@@ -37,8 +38,9 @@ from typing import Any
 
 from arena.bots.builtin import BUILTIN_BOTS, make_builtin
 from arena.bots.human import HUMAN_PREFIX, HumanSeat, HumanTable
+from arena.bots.remote.handshake import BotStartError
 from arena.bots.spec import BUILTIN_PREFIX, started_players, unique_names
-from arena.errors import ArenaError, ConfigError
+from arena.errors import ArenaError, ConfigError, SandboxError
 from arena.games import get_game
 from arena.league.definition.config import LeagueConfig
 from arena.play.deal_keys import game_seed, new_deal_key
@@ -261,6 +263,12 @@ class SiteGames:
 
 
 def _failure(err: BaseException) -> str:
-    """What the visitor's page says when the game could not be played."""
-    text = " ".join(str(err).split())[:300]
-    return f"The game could not be played: {text or type(err).__name__}."
+    """What the visitor's page says when the game could not be played: what kind of
+    failure, never its words (they may name the organiser's folders or commands);
+    those go to the server's own output."""
+    logging.getLogger("arena.web.table").warning(
+        "a visitor's game could not be played: %s", " ".join(str(err).split())[:500]
+    )
+    if isinstance(err, (BotStartError, ConfigError, SandboxError)):
+        return "The game could not be played: the bot could not be started on this server."
+    return "The game could not be played: it stopped on an error of the server."
