@@ -326,3 +326,7 @@ def test_a_session_with_a_person_is_stored_unrated(tmp_path: Path) -> None:
     assert "a person played at this table" in feeding_line("none")
     result = runner.invoke(app, ["table", "--db", str(db_path), "--league", "people"])
     assert result.exit_code == 0 and "rate_by = 'none'" in result.output, result.output
+    site = TestClient(make_app(db_path), base_url="http://127.0.0.1")
+    page = site.get("/league/people")
+    assert page.status_code == 200 and "a person played at this table" in page.text
+    assert site.get("/league/people/entrant/human").status_code == 200
