@@ -53,15 +53,17 @@ def launch_problem(spec: str, config: LeagueConfig | None) -> str | None:
         )
     try:
         argv = command_argv(spec, config.base_dir)
-    except ConfigError as err:
-        return str(err)
+    except ConfigError:  # its words would name the organiser's folders
+        return "this bot's command cannot be read"
     program = Path(argv[0])
     if not (shutil.which(argv[0]) or (program.is_absolute() and program.exists())):
         return "this bot's program is not on this server"
     python = program.name.startswith("python")
     for before, arg in zip(argv, argv[1:], strict=False):
-        if python and before != "-m" and not arg.startswith("-"):
-            if not Path(arg).is_absolute():  # command_argv made every file there absolute
+        if not python or before == "-m":  # a module is a name, found at its start
+            break
+        if not arg.startswith("-"):  # the script: command_argv made it absolute if here
+            if not Path(arg).is_absolute():
                 return "this bot's files are not on this server"
             break
     return None
