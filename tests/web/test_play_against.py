@@ -26,6 +26,7 @@ from arena.league.definition.config import load_league
 from arena.web.app import make_app
 from arena.web.hardening import FORMS_CSP
 from arena.web.ladder.app import make_ladder_app
+from arena.web.table.opponents import launch_problem
 from arena.web.table.site_games import OPPONENTS, Opponent, SiteGames
 from tests.browser.table_harness import leaks
 from tests.independent import trix_checker
@@ -267,3 +268,29 @@ def test_a_form_too_large_or_of_another_kind_is_refused(league_db) -> None:
         for refused in (big, many, multipart):
             assert refused.status_code == 400 and "could not be read" in refused.text
         assert _play(client, action, token).status_code == 303  # the same form, as sent
+
+
+def test_which_bots_the_site_can_start(tmp_path) -> None:
+    path = tmp_path / "league.toml"
+    path.write_text(TINY.format(name="t", rounds="rounds = 1", extra=""))
+    (tmp_path / "mine.py").write_text("")
+    config = load_league(path)
+    can = [
+        "builtin:greedy",
+        "builtin:sampler:50",
+        "python mine.py --fast",
+        "python -m arena.strategies.greedy",
+        "python -m arena.strategies.mixed x.json",
+    ]
+    said = {
+        "python gone.py": "files are not on this server",
+        "no-such-program-here --x": "program is not on this server",
+        "python 'unclosed": "command cannot be read",
+        "grpc:10.0.0.1:50051": "network address",
+        "human:ana": "a person played this seat",
+    }  # fmt: skip
+    assert [launch_problem(spec, config) for spec in can] == [None] * len(can)
+    for spec, why in said.items():
+        assert why in (launch_problem(spec, config) or ""), spec
+    assert "league's file is not on this server" in (launch_problem("python mine.py", None) or "")
+    assert launch_problem("builtin:first", None) is None
