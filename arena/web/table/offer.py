@@ -53,7 +53,10 @@ def offer_context(
         return {"why": found}
     game = get_game(found.game)
     default = DEFAULT_OPPONENT if DEFAULT_OPPONENT in OPPONENTS else OPPONENTS[0]
-    rules = ", ".join(f"{k}={v}" for k, v in sorted(found.rules.items()))
+    defaults = game.options_dict(game.parse_options({}))
+    rules = ", ".join(  # the rules this league plays by that are not the game's own
+        f"{k}={_shown(v)}" for k, v in sorted(found.rules.items()) if defaults.get(k) != v
+    )
     return {
         "why": None,
         "name": found.name,
@@ -109,3 +112,8 @@ async def _small_form(request: Request) -> dict[str, list[str]] | None:
         return parse_qs(body.decode(), max_num_fields=FORM_FIELDS, strict_parsing=False)
     except (UnicodeDecodeError, ValueError):
         return None
+
+
+def _shown(value: Any) -> str:
+    """A rule option's value as a league file writes it (true, not True)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
