@@ -69,7 +69,7 @@ def test_a_visitor_plays_a_whole_game_against_an_entrant(browser, tmp_path: Path
     (replay_path,) = sorted(replays.glob("game-*.json"))
     replay = json.loads(replay_path.read_text())
     assert trix_checker.check_replay(replay) == []
-    assert replay["players"] == ["you", "a", "greedy", "first"]
+    assert replay["players"] == ["visitor", "a", "greedy", "first"]
     assert turns >= 13
     # no unseen card in any frame sent, nor in the document at any decision
     assert frames and not [leaks(replay, 0, f) for f in frames if leaks(replay, 0, f)]

@@ -74,7 +74,7 @@ def test_the_entrant_page_offers_the_game_and_the_form_is_guarded(league_db) -> 
         page, token = _form(client, "/league/tiny/entrant/a")
         assert 'id="play-button"' in page and ">play against this bot<" in page
         assert page.count('<select name="opponent">') == 2  # Trix: the two free seats
-        assert "An unrated game of trix (kingdoms=1) in your browser" in page
+        assert "A game of trix (kingdoms=1) in your browser" in page
         assert {o for o in OPPONENTS} == set(re.findall(r'<option value="([^"]+)"', page))
         inline = _Inline()
         inline.feed(page)
@@ -109,8 +109,8 @@ def test_the_entrant_page_offers_the_game_and_the_form_is_guarded(league_db) -> 
         assert "the most it plays at once" in busy.text
         assert busy.headers["content-security-policy"] == FORMS_CSP
         frame = client.get(links[0] + "/state.json?after=0").json()
-        assert frame["seat"] == 0 and frame["name"] == "you"
-        assert frame["players"] == ["you", "a", "greedy", "random"]
+        assert frame["seat"] == 0 and frame["name"] == "visitor"
+        assert frame["players"] == ["visitor", "a", "greedy", "random"]
         assert frame["options"]["kingdoms"] == "1"  # the league's rules
     assert games.running() == 0  # the server stopped: its games ended
 
@@ -166,7 +166,7 @@ def test_a_whole_game_shows_only_the_seat_and_reaches_no_table(league_db, tmp_pa
     (replay_path,) = sorted((tmp_path / "replays").glob("game-*.json"))
     replay = json.loads(replay_path.read_text())
     assert trix_checker.check_replay(replay) == []
-    assert replay["players"] == ["you", "d", "greedy", "random"]
+    assert replay["players"] == ["visitor", "d", "greedy", "random"]
     assert frames[-1]["state"] == "over" and frames[-1]["result"]["totals"] == replay["totals"]
     assert sum(1 for f in frames if f["legal"]) >= 13  # a card of every trick at least
     # the page was sent its own seat's view alone: no card it could not see
@@ -203,7 +203,7 @@ def test_a_ladder_version_offers_its_game_from_its_upload(tmp_path) -> None:
                 break
             frame = client.get(f"{link}/state.json?after={frame['version']}").json()
         assert frame["decision"] and frame["legal"] and not frame["closed"], frame
-        assert frame["players"] == ["you", "illegal@1", "greedy", "random"]
+        assert frame["players"] == ["visitor", "illegal@1", "greedy", "random"]
         busy = _play(client, "/bot/illegal/version/1/play", token)
         assert busy.status_code == 503 and busy.headers["retry-after"] == "60"
     assert games.running() == 0

@@ -52,7 +52,7 @@ MOVE_SECONDS = 120.0  # a visitor's time for each decision (`--human-move-timeou
 OPEN_SECONDS = 120.0  # a seat's page not opened within this is a game abandoned
 GAME_SECONDS = 3 * 3600.0  # no game lasts longer
 RETRY_SECONDS = 60  # what Retry-After says when the server is full
-VISITOR = "you"  # the visitor's name at the table
+VISITOR = "visitor"  # the visitor's name at the table (the page adds "you")
 
 
 def _offered() -> tuple[str, ...]:
