@@ -14,6 +14,7 @@ import random
 from pathlib import Path
 
 import pytest
+import sqlite_utils
 
 from tests.browser.conftest import SCREENSHOTS, served
 from tests.browser.table_harness import (
@@ -105,3 +106,41 @@ def test_the_offer_reads_at_a_laptops_and_a_phones_width(browser, tmp_path: Path
                 assert _axe(page) == []
             finally:
                 context.close()
+
+
+def test_the_visitors_choices_survive_the_page_following_the_league(
+    browser, tmp_path: Path
+) -> None:
+    """The entrant's page follows the league (a match starting swaps the page in anew);
+    the opponents the visitor picked in the form are still picked after the swap."""
+    db = tiny_db(tmp_path)
+    with served(db, "--human-games", "1") as url:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        try:
+            page.goto(f"{url}/league/tiny/entrant/a")
+            page.evaluate(
+                "() => document.addEventListener('arena:refreshed',"
+                " () => { window.swaps = (window.swaps || 0) + 1; })"
+            )
+            page.select_option("select[name=opponent] >> nth=0", "builtin:random")
+            page.select_option("select[name=opponent] >> nth=1", "builtin:first")
+            store = sqlite_utils.Database(db)
+            (league_id,) = store.execute("SELECT id FROM leagues").fetchone()
+            store["live_matches"].insert(  # a match of the league starts: the page changes
+                {
+                    "league_id": league_id,
+                    "idx": 999,
+                    "entrants": "[]",
+                    "started_at": 1.0,
+                    "run_pid": 1,
+                }
+            )
+            store.conn.commit()
+            page.wait_for_function("() => window.swaps >= 1", timeout=15_000)
+            picked = page.eval_on_selector_all(
+                "select[name=opponent]", "all => all.map(s => s.value)"
+            )
+            assert picked[:2] == ["builtin:random", "builtin:first"]
+        finally:
+            context.close()

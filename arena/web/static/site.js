@@ -13,6 +13,31 @@
     return isNaN(n) ? raw.toLowerCase() : n;
   }
 
+  /* What the visitor chose in a page's forms (by form id, the controls in order), so
+     that a live swap of the whole page gives their choices back. */
+  function formChoices(root) {
+    var kept = {};
+    Array.prototype.forEach.call(root.querySelectorAll("form[id]"), function (form) {
+      kept[form.id] = Array.prototype.map.call(
+        form.querySelectorAll("select, input:not([type=hidden]), textarea"),
+        function (c) { return c.type === "checkbox" || c.type === "radio" ? c.checked : c.value; });
+    });
+    return kept;
+  }
+
+  function restoreChoices(root, kept) {
+    Object.keys(kept).forEach(function (id) {
+      var form = document.getElementById(id);
+      if (!form || !root.contains(form)) return;
+      var controls = form.querySelectorAll("select, input:not([type=hidden]), textarea");
+      if (controls.length !== kept[id].length) return;  // a different form now: leave it
+      Array.prototype.forEach.call(controls, function (c, i) {
+        if (c.type === "checkbox" || c.type === "radio") c.checked = kept[id][i];
+        else if (c.type !== "file") c.value = kept[id][i];
+      });
+    });
+  }
+
   function sortTable(table, col, dir) {
     var body = table.tBodies[0];
     var rows = Array.prototype.slice.call(body.rows);
@@ -113,11 +138,13 @@
       Array.prototype.forEach.call(main.querySelectorAll("[data-filter]"), function (c) {
         filters[c.getAttribute("data-filter")] = c.value;
       });
+      var chosen = formChoices(main);
       main.innerHTML = fresh.innerHTML;
       Array.prototype.forEach.call(main.querySelectorAll("[data-filter]"), function (c) {
         var old = filters[c.getAttribute("data-filter")];
         if (old !== undefined) c.value = old;
       });
+      restoreChoices(main, chosen);
       setUp(main);
       document.dispatchEvent(new CustomEvent("arena:refreshed"));
     });
