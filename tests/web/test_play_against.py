@@ -74,7 +74,7 @@ def test_the_entrant_page_offers_the_game_and_the_form_is_guarded(league_db) -> 
         page, token = _form(client, "/league/tiny/entrant/a")
         assert 'id="play-button"' in page and ">play against this bot<" in page
         assert page.count('<select name="opponent">') == 2  # Trix: the two free seats
-        assert "A game of trix (kingdoms=1) in your browser" in page
+        assert "A game of Trix (kingdoms=1) in your browser" in page
         assert {o for o in OPPONENTS} == set(re.findall(r'<option value="([^"]+)"', page))
         inline = _Inline()
         inline.feed(page)

@@ -60,7 +60,7 @@ def offer_context(
     return {
         "why": None,
         "name": found.name,
-        "game": game.name,
+        "game": game.name.capitalize(),  # the game's name as a sentence shows it
         "rules": rules,
         "action": action,
         "csrf": form_token(request),
