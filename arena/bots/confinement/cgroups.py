@@ -101,6 +101,23 @@ def _inside(mount_point: str, root: str, path: str) -> Path | None:
     return folder if folder.is_dir() else None
 
 
+def own_cgroup_folder(controller: str) -> Path | None:
+    """The folder of this process's own cgroup of a v1 `controller` ("cpuacct"), or of
+    its v2 cgroup for "", where it is mounted, visible and writable; else None. (The
+    league bench counts a run's CPU in a cgroup it makes there, arena/bench/league.py.)"""
+    try:
+        mounts, own = _mounts(), _own_paths()
+    except (OSError, ValueError):
+        return None
+    for root, point, kind, options in mounts:
+        wanted = kind == "cgroup2" if controller == "" else controller in options
+        if wanted and kind.startswith("cgroup") and controller in own:
+            folder = _inside(point, root, own[controller])
+            if folder is not None and os.access(folder, os.W_OK):
+                return folder
+    return None
+
+
 def _v2(mounts, own) -> tuple[Hierarchy | None, str]:
     for root, point, kind, _options in mounts:
         if kind != "cgroup2" or "" not in own:
