@@ -366,17 +366,22 @@ class BotCgroup:
             for folder in (cpu, cpu.parent) if self.group else (cpu,):
                 with contextlib.suppress(OSError):
                     self._stat_fds.append(os.open(folder / "cpu.stat", os.O_RDONLY | os.O_CLOEXEC))
-        key, unit = (b"throttled_usec", 1e6) if self.version == 2 else (b"throttled_time", 1e9)
+        key, unit = (
+            (b"\nthrottled_usec ", 1e6) if self.version == 2 else (b"\nthrottled_time ", 1e9)
+        )
         total, known = 0.0, False
         for fd in self._stat_fds:
             try:
                 data = os.pread(fd, 4096, 0)
             except OSError:
                 continue
-            for line in data.splitlines():
-                if line.startswith(key + b" "):
-                    total += int(line.split()[1]) / unit
-                    known = True
+            # one find, not a split of every line: read before every decision
+            at = data.find(key)
+            if at >= 0:
+                at += len(key)
+                end = data.find(b"\n", at)
+                total += int(data[at : end if end >= 0 else None]) / unit
+                known = True
         return total if known else None
 
     def memory_limit_hit(self) -> bool:
