@@ -37,6 +37,7 @@ class LeagueRun:
     cpu_seconds: float = 0.0  # everything the run started, on `RunCpu`'s counter
     decisions: int = 0  # asked over the wire, forced ones included
     bot_cpu_seconds: float | None = None  # the bots' own, while asked (their cgroups)
+    main_cpu_seconds: float = 0.0  # this process's: the store, the ratings, the pre-flight
 
     @property
     def per_minute(self) -> float:
@@ -211,11 +212,13 @@ def _bench_league(
         f"rounds = {matches}\n\n[rules]\nkingdoms = {kingdoms}\n" + entrants
     )
     cpu_start = counter.seconds() if counter else 0.0
+    main_start = time.process_time()
     start = time.perf_counter()
     summary = run_league(
         league, folder / "bench.db", workers=workers, lifecycle=Lifecycle(lifecycle)
     )
     seconds = time.perf_counter() - start
+    main = time.process_time() - main_start
     cpu = counter.seconds() - cpu_start if counter else 0.0
     db = open_existing(folder / "bench.db")
     try:
@@ -225,7 +228,7 @@ def _bench_league(
     decisions = sum(row.get("asked") or 0 for row in stats)
     bots = [row.get("think_cpu_ms") for row in stats]
     bot_cpu = None if None in bots else sum(bots) / 1000
-    return LeagueRun(lifecycle, summary.played * 4, seconds, cpu, decisions, bot_cpu)
+    return LeagueRun(lifecycle, summary.played * 4, seconds, cpu, decisions, bot_cpu, main)
 
 
 def mean_request_bytes(kingdoms: int = 4, seed: str = "bench-size") -> int:
@@ -342,10 +345,14 @@ def render_league(bench: LeagueBench, workers: int) -> str:
         if decisions:
             cpu[lifecycle] = sum(run.cpu_seconds for run in mine) / decisions * 1e6
             line += f"; CPU {cpu[lifecycle]:.0f} us per decision"
+            main_us = sum(run.main_cpu_seconds for run in mine) / decisions * 1e6
             bots = [run.bot_cpu_seconds for run in mine]
             if None not in bots:
                 bot_us = sum(b or 0.0 for b in bots) / decisions * 1e6
-                line += f" (the bots' own while asked: {bot_us:.0f} us)"
+                line += f" (the bots' own while asked: {bot_us:.0f} us;"
+            else:
+                line += " ("
+            line += f" the main process, store and ratings: {main_us:.0f} us)"
         lines.append(line)
     if "league" in means and "match" in means:
         ratio = means["league"] / means["match"]

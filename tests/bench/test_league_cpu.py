@@ -16,15 +16,18 @@ from arena.wire.v1 import bot_pb2 as pb
 
 def test_the_league_bench_prints_cpu_per_decision_beside_the_transports_and_the_ratio() -> None:
     runs = [
-        bench.LeagueRun("league", 8, 4.0, cpu_seconds=3.0, decisions=6000, bot_cpu_seconds=0.6),
-        bench.LeagueRun("league", 8, 4.0, cpu_seconds=2.0, decisions=4000, bot_cpu_seconds=0.4),
+        bench.LeagueRun("league", 8, 4.0, 3.0, 6000, bot_cpu_seconds=0.6, main_cpu_seconds=0.1),
+        bench.LeagueRun("league", 8, 4.0, 2.0, 4000, bot_cpu_seconds=0.4, main_cpu_seconds=0.1),
     ]
     transport = bench.TransportCpu(
         round_trips=1000, message_bytes=1100, cpu_seconds=0.25, seconds=0.2
     )
     text = bench.render_league(bench.LeagueBench(runs, transport, "a counter"), 2)
     assert "CPU 500 us per decision (6000 decisions asked)" in text  # 3.0 s / 6000
-    assert "CPU 500 us per decision (the bots' own while asked: 100 us)" in text  # 5 s / 10000
+    assert (  # 5 s, 1 s and 0.2 s over 10,000 decisions
+        "CPU 500 us per decision (the bots' own while asked: 100 us; the main process, "
+        "store and ratings: 20 us)" in text
+    )
     assert "1100 bytes each way" in text and "1000 round trips): 250 us (200 us wall)" in text
     assert "bots kept for the league (a process per entrant and rotation): 2.00x" in text
     assert "CPU counted: a counter" in text
