@@ -97,6 +97,7 @@ class RunCpu:
         v1 = own_cgroup_folder("cpuacct")
         v2 = own_cgroup_folder("")
         if v1 is not None:
+            _sweep_stale(v1)
             made = v1 / f"arena-bench-{os.getpid()}"
             try:
                 made.mkdir(exist_ok=True)
@@ -139,6 +140,21 @@ class RunCpu:
                 return
             except OSError:
                 time.sleep(0.1)
+
+
+def _sweep_stale(parent: Path) -> None:
+    """Remove the empty cgroups that killed benches left in `parent` (their pid gone),
+    deepest first; one that still holds a process stays."""
+    from arena.bots.confinement.cgroups import pid_alive
+
+    for folder in parent.glob("arena-bench-*"):
+        pid = folder.name.removeprefix("arena-bench-")
+        if not pid.isdigit() or pid_alive(int(pid)):
+            continue
+        for inner in sorted(folder.rglob("*"), key=lambda p: -len(p.parts)) + [folder]:
+            if inner.is_dir():
+                with contextlib.suppress(OSError):
+                    inner.rmdir()
 
 
 def machine_busy_seconds() -> float:

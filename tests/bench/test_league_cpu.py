@@ -58,6 +58,16 @@ def test_the_run_counter_counts_a_process_started_after_it() -> None:
         assert not Path(made).exists()  # removed once empty
 
 
+def test_a_killed_benchs_empty_cgroups_are_swept_and_a_live_ones_kept(tmp_path: Path) -> None:
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    (tmp_path / f"arena-bench-{dead}" / "arena-bot-x" / "inner").mkdir(parents=True)
+    (tmp_path / f"arena-bench-{os.getpid()}").mkdir()  # this process's: alive
+    (tmp_path / "other").mkdir()
+    bench._sweep_stale(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"arena-bench-{os.getpid()}", "other"]
+
+
 def test_the_transports_message_is_the_mean_of_the_games_own_decision_messages() -> None:
     messages = bench.decision_messages(kingdoms=1, seed="s")
     parsed = [pb.RefereeMessage.FromString(m) for m in messages]
