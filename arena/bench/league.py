@@ -109,7 +109,7 @@ class RunCpu:
                 self._made, self._home = made, v1
                 self._file = str(made / "cpuacct.usage")
                 self.source = f"the run's cgroup ({made}/cpuacct.usage)"
-        elif v2 is not None and (v2 / "cgroup.procs").read_text().split() == [str(os.getpid())]:
+        elif v2 is not None and _alone_in(v2):
             self._file = str(v2 / "cpu.stat")
             self.source = f"this process's own cgroup, alone in it ({v2}/cpu.stat)"
 
@@ -140,6 +140,14 @@ class RunCpu:
                 return
             except OSError:
                 time.sleep(0.1)
+
+
+def _alone_in(folder: Path) -> bool:
+    """Whether this process is the only one in the cgroup `folder`."""
+    try:
+        return (folder / "cgroup.procs").read_text().split() == [str(os.getpid())]
+    except OSError:
+        return False
 
 
 def _sweep_stale(parent: Path) -> None:
