@@ -66,15 +66,28 @@ def bench_league(
             "written in a temporary folder)."
         ),
     ] = "python -m arena.strategies.uniform",
+    round_trips: Annotated[
+        int,
+        typer.Option(min=0, help="Bare echo round trips for the transport's CPU (0: none)."),
+    ] = 20_000,
 ) -> None:
     """A league of four external random bots into a fresh database: games per minute,
     everything included (bot start-up, storage, ratings), with the bots started for
-    every match and kept for the whole league, taking turns in one run, and the ratio."""
+    every match and kept for the whole league, taking turns in one run, and the ratio;
+    the CPU of everything per decision beside the gRPC transport's own CPU per round
+    trip (a bare echo of the same size on the same counter), and their ratio."""
     from arena.bench.league import bench_league as measure
     from arena.bench.league import render_league
 
-    runs = measure(matches, workers, repeats=repeats, kingdoms=kingdoms, bot=bot)
-    typer.echo(render_league(runs, workers))
+    bench = measure(
+        matches,
+        workers=workers,
+        repeats=repeats,
+        kingdoms=kingdoms,
+        bot=bot,
+        round_trips=round_trips,
+    )
+    typer.echo(render_league(bench, workers))
 
 
 @command(bench_app, "fairness")

@@ -274,6 +274,10 @@ _TRICK_CARD = {
 }
 _HAND_CARD = tuple(field(_OBS_HAND, CARD_CODES[card].encode()) for card in range(52))
 _ROW_CARD = tuple(field(_OBS_ROWS, CARD_CODES[card].encode()) for card in range(52))
+# A hand's and the rows' repeated fields, by card set: a seat's hand changes only when it
+# plays, so most decisions find theirs here (one look-up, not a field per card).
+_HAND = _Encodings(lambda mask: b"".join(map(_HAND_CARD.__getitem__, cards_of(mask))))
+_ROWS = _Encodings(lambda mask: b"".join(map(_ROW_CARD.__getitem__, cards_of(mask))))
 _PACKED = _Encodings(lambda key: field(key[0], b"".join(map(_varint, key[1]))))
 
 
@@ -322,10 +326,10 @@ def _trix_observation(view: TrixView) -> bytes:
         view.totals,
     ]
     body = (
-        b"".join(map(_HAND_CARD.__getitem__, cards_of(view.hand)))
+        _HAND[view.hand]
         + _packed(_OBS_CARDS_LEFT, view.cards_left)
         + _packed(_OBS_TRICKS_WON, view.tricks_won)
-        + (b"".join(map(_ROW_CARD.__getitem__, cards_of(view.rows))) if view.rows else b"")
+        + (_ROWS[view.rows] if view.rows else b"")
         + (_packed(_OBS_FINISHED, view.finished) if view.finished else b"")
     )
     trick = b"".join([_TRICK_CARD[item] for item in view.trick])

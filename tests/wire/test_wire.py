@@ -104,3 +104,22 @@ def test_trianon_requests_equal_the_view(seed: str, steps: int) -> None:
     assert [action_dict(a) for a in request.legal] == [game.action_event(a) for a in state.legal]
     for action in state.legal:  # and every legal answer parses back
         assert codec.parse_answer(pb.Action(**game.action_event(action))) == action
+
+
+def test_the_hand_and_rows_kept_by_card_set_stay_exact_past_the_caches_bound() -> None:
+    """A hand's and the rows' fields are kept by card set (arena/wire/codec.py), in a
+    cache emptied when it outgrows its bound: every set, before and after, decodes to
+    its own cards."""
+    from random import Random
+
+    from arena.cards import cards_of, codes_of
+    from arena.wire.codec import _HAND, _ROWS
+
+    rng = Random(7)
+    masks = [rng.getrandbits(52) for _ in range(_HAND.limit + 50)]
+    for mask in masks + masks[:10]:  # the first ones again, after the cache was emptied
+        hand = pb.Observation.FromString(_HAND[mask]).hand
+        rows = pb.Observation.FromString(_ROWS[mask]).rows
+        assert list(hand) == list(rows) == codes_of(mask)
+        assert len(hand) == len(cards_of(mask))
+    assert len(_HAND) <= _HAND.limit

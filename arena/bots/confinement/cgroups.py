@@ -101,6 +101,23 @@ def _inside(mount_point: str, root: str, path: str) -> Path | None:
     return folder if folder.is_dir() else None
 
 
+def own_cgroup_folder(controller: str) -> Path | None:
+    """The folder of this process's own cgroup of a v1 `controller` ("cpuacct"), or of
+    its v2 cgroup for "", where it is mounted, visible and writable; else None. (The
+    league bench counts a run's CPU in a cgroup it makes there, arena/bench/league.py.)"""
+    try:
+        mounts, own = _mounts(), _own_paths()
+    except (OSError, ValueError):
+        return None
+    for root, point, kind, options in mounts:
+        wanted = kind == "cgroup2" if controller == "" else controller in options
+        if wanted and kind.startswith("cgroup") and controller in own:
+            folder = _inside(point, root, own[controller])
+            if folder is not None and os.access(folder, os.W_OK):
+                return folder
+    return None
+
+
 def _v2(mounts, own) -> tuple[Hierarchy | None, str]:
     for root, point, kind, _options in mounts:
         if kind != "cgroup2" or "" not in own:
@@ -349,17 +366,22 @@ class BotCgroup:
             for folder in (cpu, cpu.parent) if self.group else (cpu,):
                 with contextlib.suppress(OSError):
                     self._stat_fds.append(os.open(folder / "cpu.stat", os.O_RDONLY | os.O_CLOEXEC))
-        key, unit = (b"throttled_usec", 1e6) if self.version == 2 else (b"throttled_time", 1e9)
+        key, unit = (
+            (b"\nthrottled_usec ", 1e6) if self.version == 2 else (b"\nthrottled_time ", 1e9)
+        )
         total, known = 0.0, False
         for fd in self._stat_fds:
             try:
                 data = os.pread(fd, 4096, 0)
             except OSError:
                 continue
-            for line in data.splitlines():
-                if line.startswith(key + b" "):
-                    total += int(line.split()[1]) / unit
-                    known = True
+            # one find, not a split of every line: read before every decision
+            at = data.find(key)
+            if at >= 0:
+                at += len(key)
+                end = data.find(b"\n", at)
+                total += int(data[at : end if end >= 0 else None]) / unit
+                known = True
         return total if known else None
 
     def memory_limit_hit(self) -> bool:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import threading
-from dataclasses import dataclass
+from typing import NamedTuple
 
 PRESSURE = "/proc/pressure/cpu"
 STALL_SHARE = 0.5  # runnable tasks waited at least this share of the decision's time
@@ -57,9 +57,9 @@ def referee_wait_seconds() -> float | None:
         return None
 
 
-@dataclass(frozen=True)
-class Marks:
-    """The counters at a decision's start."""
+class Marks(NamedTuple):
+    """The counters at a decision's start (a named tuple: made before every decision,
+    and a frozen dataclass costs a microsecond more to make)."""
 
     stall: float | None
     referee_wait: float | None
