@@ -120,11 +120,11 @@ def test_an_interrupted_migration_carries_on_where_it_stopped(
     texts, rows = _texts(path), _deal_rows_of(path)
     real, calls = compaction._convert_games, []
 
-    def stopped_after_two(db: sqlite_utils.Database, ids: list[int]) -> int:
+    def stopped_after_two(db: sqlite_utils.Database, ids: list[int], *pack: object) -> int:
         calls.append(list(ids))
         if len(calls) == 3:
             raise KeyboardInterrupt  # Ctrl-C in the third batch
-        return real(db, ids)
+        return real(db, ids, *pack)
 
     monkeypatch.setattr(compaction, "_convert_games", stopped_after_two)
     monkeypatch.setattr(compaction, "BATCH", 2)
@@ -158,7 +158,7 @@ def test_the_progress_goes_to_stderr(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "migration 13 (compact store): 2 of 2 games converted" in err
 
 
-def test_a_new_database_has_the_view_and_a_migrated_one_reads_alike(tmp_path: Path) -> None:
+def test_a_new_database_has_the_view(tmp_path: Path) -> None:
     db = open_db(tmp_path / "new.db")
     try:
         assert compaction.is_view(db)
@@ -198,3 +198,22 @@ def test_a_real_league_takes_at_most_8_kb_a_game(tmp_path: Path) -> None:
     assert measured.lossless
     assert after.stat().st_size / games <= 8 * 1024
     assert measured.before_file / games > 40 * 1024  # the baseline is what it was: JSON
+
+
+def test_a_big_conversion_packs_on_every_core_and_gives_back_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """More games than two batches: replays are packed by a pool of processes."""
+    path = tmp_path / "old.db"
+    old_database(path, games=7).close()
+    texts, rows = _texts(path), _deal_rows_of(path)
+    monkeypatch.setattr(compaction, "BATCH", 2)
+    monkeypatch.setattr(compaction.os, "cpu_count", lambda: 2)
+    used = []
+    real = compaction._pack_on
+    monkeypatch.setattr(
+        compaction, "_pack_on", lambda pool, t: used.append(len(t)) or real(pool, t)
+    )
+    upgrade(path)
+    assert sum(used) == 7  # every replay went through the pool
+    assert _texts(path) == texts and _deal_rows_of(path) == rows

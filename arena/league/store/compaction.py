@@ -21,17 +21,21 @@ The file keeps its size until it is vacuumed (`arena upgrade --vacuum`).
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
+import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import sqlite_utils
 
 from arena.league.store.replay_codec import pack_text
 
-BATCH = 500  # games a transaction: about 0.2 s of work, so a run waits little for it
+BATCH = 500  # games a transaction: about a second of work (another run waits up to 10 s)
 Progress = Callable[[int, int], None]  # (games converted, games in all)
 
 DEAL_COLUMNS = "game_id, deal, seat, entrant, contract, score, declarer, made"
@@ -163,32 +167,53 @@ def convert(
     ).fetchone()[0]
     report = progress or (_stderr_progress() if todo else None)
     done, last, batch = 0, -(2**63), batch or BATCH
-    while True:
-        with immediate(db):
-            ids = [
-                r[0]
-                for r in db.execute(
-                    "SELECT id FROM games WHERE id > ? ORDER BY id LIMIT ?", [last, batch]
-                )
-            ]
-            if not ids:
-                break
-            done += _convert_games(db, ids)
-        last = ids[-1]
-        if report:
-            report(done, todo)
+    cores = os.cpu_count() or 1
+    with contextlib.ExitStack() as stack:
+        pack: Callable[[list[str]], list[bytes]] = _pack_here
+        if todo > 2 * batch and cores > 1:  # a big database: packing on every core
+            pool = stack.enter_context(ProcessPoolExecutor(cores))
+            pack = functools.partial(_pack_on, pool)
+        while True:
+            with immediate(db):
+                ids = [
+                    r[0]
+                    for r in db.execute(
+                        "SELECT id FROM games WHERE id > ? ORDER BY id LIMIT ?", [last, batch]
+                    )
+                ]
+                if not ids:
+                    break
+                done += _convert_games(db, ids, pack)
+            last = ids[-1]
+            if report:
+                report(done, todo)
     return done
 
 
-def _convert_games(db: sqlite_utils.Database, ids: list[int]) -> int:
-    """Convert the games of `ids` still to convert (in the caller's transaction)."""
+def _pack_here(texts: list[str]) -> list[bytes]:
+    return [pack_text(text) for text in texts]
+
+
+def _pack_on(pool: ProcessPoolExecutor, texts: list[str]) -> list[bytes]:
+    return list(pool.map(pack_text, texts, chunksize=max(1, len(texts) // 16)))
+
+
+def _convert_games(
+    db: sqlite_utils.Database,
+    ids: list[int],
+    pack: Callable[[list[str]], list[bytes]] = _pack_here,
+) -> int:
+    """Convert the games of `ids` still to convert (in the caller's transaction),
+    their replays packed by `pack`."""
     conn, marks = db.conn, ", ".join("?" * len(ids))
     converted: set[int] = set()
     texts = conn.execute(
         f"SELECT id, replay FROM games WHERE id IN ({marks}) AND typeof(replay) = 'text'", ids
     ).fetchall()
+    blobs = pack([text for _, text in texts])
     conn.executemany(
-        "UPDATE games SET replay = ? WHERE id = ?", [(pack_text(t), i) for i, t in texts]
+        "UPDATE games SET replay = ? WHERE id = ?",
+        [(blob, i) for blob, (i, _) in zip(blobs, texts, strict=True)],
     )
     converted.update(i for i, _ in texts)
     cursor = conn.execute(

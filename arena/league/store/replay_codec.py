@@ -142,8 +142,7 @@ def _compact(replay: Mapping[str, Any]) -> bytes | None:
 def _put_hands(out: bytearray, hands: Any) -> list[list[int]] | None:
     """Write a deal's hands; the cards each seat holds (None: not of the form)."""
     if not isinstance(hands, list) or not all(
-        isinstance(hand, list) and all(isinstance(c, str) and c in _CARD for c in hand)
-        for hand in hands
+        isinstance(hand, list) and all(_is_card(c) for c in hand) for hand in hands
     ):
         return None
     held = [[_CARD[c] for c in hand] for hand in hands]
@@ -193,7 +192,7 @@ def _put_event(
         and len(keys) <= 3
     )
     value = event[keys[2]] if known and len(keys) == 3 else None
-    if known and len(keys) == 3 and kind == "play" and keys[2] == "card" and value in _CARD:
+    if known and kind == "play" and keys[2:] == ["card"] and _is_card(value):
         card = _CARD[value]
         cards = held[seat] if seat < len(held) else []
         position = cards.index(card) if card in cards else _PLAY
@@ -209,9 +208,7 @@ def _put_event(
         out.append(seat << 6 | _WITH_TEXT)
         for text in (kind, keys[2], value):
             _put_string(out, text, strings)
-    elif (
-        known and isinstance(value, list) and all(isinstance(c, str) and c in _CARD for c in value)
-    ):
+    elif known and isinstance(value, list) and all(_is_card(c) for c in value):
         out.append(seat << 6 | _WITH_CARDS)
         _put_string(out, kind, strings)
         _put_string(out, keys[2], strings)
@@ -220,6 +217,10 @@ def _put_event(
     else:
         out.append(_OTHER)
         _put_string(out, json.dumps(event, separators=(",", ":")), strings)
+
+
+def _is_card(value: Any) -> bool:
+    return isinstance(value, str) and value in _CARD
 
 
 def _put_uint(out: bytearray, n: int) -> None:
