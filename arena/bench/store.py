@@ -14,6 +14,7 @@ baseline's. Nothing is asserted; the figures are printed.
 
 from __future__ import annotations
 
+import resource
 import shutil
 import tempfile
 import time
@@ -45,6 +46,7 @@ class StoreBench:
     before_file: int
     after_file: int
     migrate_s: float
+    migrate_cpu_s: float  # this process's and its pool's
     lossless: bool
 
     def lines(self) -> list[str]:
@@ -70,8 +72,9 @@ class StoreBench:
         out.append(f"{'the whole file (vacuumed)':<40} {b:>14,.0f} {a:>13,.0f} {_ratio(b, a):>7}")
         out.append(
             f"migration 13 of the baseline: {self.games / self.migrate_s:,.0f} games/s "
-            f"({self.migrate_s:.1f} s); every replay's JSON text the same: "
-            f"{'yes' if self.lossless else 'NO'}"
+            f"({self.migrate_s:.1f} s; {self.games / self.migrate_cpu_s:,.0f} games a "
+            f"CPU-second, {self.migrate_cpu_s:.1f} CPU-s); every replay's JSON text the "
+            f"same: {'yes' if self.lossless else 'NO'}"
         )
         return out
 
@@ -111,12 +114,22 @@ def bench_store(games: int = 400, folder: Path | None = None) -> StoreBench:
         finally:
             db.close()
         shutil.copy(before_db, migrated_db)
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), _cpu_seconds()
         upgrade(migrated_db)
-        migrate_s = time.perf_counter() - started
+        migrate_s, migrate_cpu_s = time.perf_counter() - started, _cpu_seconds() - cpu
         db = open_db(migrated_db)
         try:
             lossless = replay_texts(db) == baseline
         finally:
             db.close()
-    return StoreBench(stored, play_s, before, after, before_file, after_file, migrate_s, lossless)
+    return StoreBench(
+        stored, play_s, before, after, before_file, after_file, migrate_s, migrate_cpu_s, lossless
+    )
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and of its children that have ended (the
+    migration's packing pool, ended with it)."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime

@@ -95,6 +95,23 @@ def pack_text(text: str, replay: Mapping[str, Any] | None = None) -> bytes:
     return bytes([PLAIN]) + compressor.compress(text.encode())
 
 
+def with_players(blob: bytes, players: list[str]) -> bytes:
+    """`blob` (a packed replay) as the same replay under other `players` (the benches'
+    big leagues store a few played games under many tables): the compact form's
+    skeleton alone is written again, some 50 times faster than packing the replay."""
+    if blob[:1] != bytes([COMPACT]):
+        return pack_replay({**unpack_replay(blob), "players": players})
+    data = _decompressor().decompress(blob[1:])
+    head = _Reader(data, 0)
+    size = head.uint()
+    skeleton = json.loads(data[head.at : head.at + size])
+    skeleton["players"] = players
+    text = json.dumps(skeleton, separators=(",", ":")).encode()
+    out = bytearray()
+    _put_uint(out, len(text))
+    return bytes([COMPACT]) + _compressor().compress(bytes(out) + text + data[head.at + size :])
+
+
 def unpack_text(value: bytes | str) -> str:
     """A stored replay's JSON text, exactly as it was packed (a TEXT value of before
     migration 13 is that text already)."""
