@@ -142,6 +142,39 @@ def write_deals(
         db.conn.executemany(DEALS_INSERT, fold)
 
 
+def deal_score_rows(
+    db: sqlite_utils.Database, where: str, params: Sequence[Any]
+) -> list[dict[str, Any]]:
+    """The `deal_scores` rows of the games `where` (a condition on `games g`) chooses,
+    with each game's rotation: game_id, deal, seat, entrant, contract, score, rotation.
+    Read from `game_deals` through the games' index, not through the view (whose
+    UNION ALL SQLite would read whole before joining), the entrants from the games'
+    players here; in no particular order."""
+    out = []
+    names: dict[int, list[str]] = {}
+    for game_id, deal, contract, scores, players, rotation in db.execute(
+        "SELECT d.game_id, d.deal, d.contract, d.scores, g.players, g.rotation FROM games g "
+        f"JOIN game_deals d ON d.game_id = g.id WHERE {where}",
+        params,
+    ):
+        seats = names.get(game_id)
+        if seats is None:
+            seats = names[game_id] = json.loads(players)
+        for seat, score in enumerate(json.loads(scores)):
+            out.append(
+                {"game_id": game_id, "deal": deal, "seat": seat, "entrant": seats[seat],
+                 "contract": contract, "score": score, "rotation": rotation}
+            )  # fmt: skip
+    cursor = db.execute(
+        "SELECT k.game_id, k.deal, k.seat, k.entrant, k.contract, k.score, g.rotation "
+        f"FROM games g JOIN deal_scores_kept k ON k.game_id = g.id WHERE {where}",
+        params,
+    )
+    columns = [c[0] for c in cursor.description]
+    out.extend(dict(zip(columns, row, strict=True)) for row in cursor)
+    return out
+
+
 def is_view(db: sqlite_utils.Database) -> bool:
     """Whether `deal_scores` is the view of migration 13 (else the table of before)."""
     row = db.execute("SELECT type FROM sqlite_master WHERE name = 'deal_scores'").fetchone()
