@@ -29,6 +29,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from typing import Any
 
 import sqlite_utils
@@ -204,7 +205,8 @@ def convert(
     with contextlib.ExitStack() as stack:
         pack: Callable[[list[str]], list[bytes]] = _pack_here
         if todo > 2 * batch and cores > 1:  # a big database: packing on every core
-            pool = stack.enter_context(ProcessPoolExecutor(cores))
+            # spawned, as the league's workers are: no fork of a process holding threads
+            pool = stack.enter_context(ProcessPoolExecutor(cores, mp_context=get_context("spawn")))
             pack = functools.partial(_pack_on, pool)
         while True:
             with immediate(db):
