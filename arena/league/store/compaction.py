@@ -5,7 +5,7 @@
 
 Why a row per deal: `deal_scores` held a row per deal and seat, 80 a Trix game, each
 repeating the entrant's name and the contract's, with an index of its own beside the
-table: 3.4 KB a game, more than the packed replay. `game_deals` holds the deal's
+table: 3.9 KB a game, more than the packed replay. `game_deals` holds the deal's
 contract, declaring seat, whether it was made and the seats' scores (a JSON list),
 keyed by (game, deal) without a rowid; `deal_scores` is now a view that gives every
 reader the very rows and columns it read before (the entrant is the game's player of
