@@ -14,6 +14,8 @@ import sqlite_utils
 from arena.errors import ConfigError
 from arena.league.definition.config import LockedSettings
 from arena.league.definition.records import GameOutcome, MatchOutcome, PlayedGame
+from arena.league.store.compaction import deal_score_rows
+from arena.league.store.replay_codec import unpack_replay
 
 
 def stored_match_indexes(db: sqlite_utils.Database, league_id: int) -> set[int]:
@@ -124,12 +126,11 @@ def load_outcomes(
         game.faults[entrant] = faults
     if not deals:
         return outcomes
-    deal_rows = db.execute(
-        """SELECT d.game_id, d.deal, d.entrant, d.score FROM deal_scores d
-           JOIN games g ON d.game_id = g.id WHERE g.league_id = ? ORDER BY d.game_id, d.deal""",
-        [league_id],
+    deal_rows = sorted(
+        (r["game_id"], r["deal"], r["seat"], r["entrant"], r["score"])
+        for r in deal_score_rows(db, "g.league_id = ?", [league_id])
     )
-    for game_id, deal, entrant, score in deal_rows:
+    for game_id, deal, _, entrant, score in deal_rows:
         game = games[game_id]
         while len(game.deals) < deal:
             game.deals.append({})
@@ -253,7 +254,7 @@ def game_replay(db: sqlite_utils.Database, game_id: int) -> dict[str, Any] | Non
     if "games" not in db.table_names():
         return None
     rows = list(db.query("SELECT replay FROM games WHERE id = ?", [game_id]))
-    return json.loads(rows[0]["replay"]) if rows else None
+    return unpack_replay(rows[0]["replay"]) if rows else None
 
 
 def stored_deal_key(db: sqlite_utils.Database, league_id: int) -> str:
@@ -294,7 +295,7 @@ def played_games(db: sqlite_utils.Database, league_id: int) -> dict[int, list[Pl
             PlayedGame(
                 row["rotation"],
                 tuple(json.loads(row["players"])),
-                json.loads(row["replay"]),
+                unpack_replay(row["replay"]),
                 row["decisions"],
             )
         )
