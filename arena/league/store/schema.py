@@ -431,6 +431,22 @@ def _migration_12(db: sqlite_utils.Database) -> None:
     )
 
 
+def _migration_14(db: sqlite_utils.Database) -> None:
+    """The league site at ladder scale (`arena bench web --games 1000000`): each
+    league's standings as last computed (`standings`: the table's rows, the evidence's
+    fitted strengths and covariance, the crosstable's pairs and the rating chart's
+    points, arena/league/standings/snapshot.py), with the state of the league they
+    were computed from, so that a page of a league of a million games reads them
+    instead of every result; a page whose league changed since computes them again.
+    A new table: nothing else changes."""
+    db["standings"].create(
+        {"league_id": int, "stamp": str, "made_at": float, "data": str, "arrays": bytes},
+        pk="league_id",
+        foreign_keys=[("league_id", "leagues")],
+        if_not_exists=True,
+    )
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "leagues, entrants, matches, games, results, deal scores, faults, ratings", _migration_1),
     (2, "deal_scores.declarer and deal_scores.made", _migration_2),
@@ -448,6 +464,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (10, "ladders, authors, ladder_bots, versions, ladder_matches, version_events", _migration_10),
     (11, "test_matches, ladders.tests_league_id (a ladder's unrated test matches)", _migration_11),
     (12, "games, faults by league; paired ladder matches (site lists)", _migration_12),
+    (14, "standings (a league's table and evidence as last computed)", _migration_14),
 ]
 
 
