@@ -43,6 +43,7 @@ from arena.league.store import open_db, stored_deal_key
 from arena.league.store.bulk_writes import write_rows
 from arena.league.store.ladder_reads import author_row
 from arena.league.store.ladder_writes import add_version, set_gate_report
+from arena.league.store.replay_codec import pack_text
 from arena.league.workers.worker import Lifecycle, play_scheduled_match
 
 NAME = "big"
@@ -236,7 +237,7 @@ def _write_rows(
             game_rows.append(
                 (game_id, league_id, match_id, game.rotation, replay["seed"], json.dumps(players),
                  json.dumps(replay["totals"]), json.dumps(replay["ranks"]), game.decisions,
-                 texts[(t, g)].text(players))
+                 pack_text(texts[(t, g)].text(players)))
             )  # fmt: skip
             faulted = game_id % FAULT_EVERY == 0
             outcome.games.append(

@@ -14,6 +14,7 @@ import sqlite_utils
 from arena.errors import ConfigError
 from arena.league.definition.config import LockedSettings
 from arena.league.definition.records import GameOutcome, MatchOutcome, PlayedGame
+from arena.league.store.replay_codec import unpack_replay
 
 
 def stored_match_indexes(db: sqlite_utils.Database, league_id: int) -> set[int]:
@@ -253,7 +254,7 @@ def game_replay(db: sqlite_utils.Database, game_id: int) -> dict[str, Any] | Non
     if "games" not in db.table_names():
         return None
     rows = list(db.query("SELECT replay FROM games WHERE id = ?", [game_id]))
-    return json.loads(rows[0]["replay"]) if rows else None
+    return unpack_replay(rows[0]["replay"]) if rows else None
 
 
 def stored_deal_key(db: sqlite_utils.Database, league_id: int) -> str:
@@ -294,7 +295,7 @@ def played_games(db: sqlite_utils.Database, league_id: int) -> dict[int, list[Pl
             PlayedGame(
                 row["rotation"],
                 tuple(json.loads(row["players"])),
-                json.loads(row["replay"]),
+                unpack_replay(row["replay"]),
                 row["decisions"],
             )
         )

@@ -10,6 +10,8 @@ from typing import Any
 
 import sqlite_utils
 
+from arena.league.store.replay_codec import unpack_replay
+
 
 def league_summaries(db: sqlite_utils.Database) -> list[dict[str, Any]]:
     """Every league in the database, newest first: id, name, game, when it was made,
@@ -196,7 +198,8 @@ def game_row(db: sqlite_utils.Database, game_id: int) -> dict[str, Any] | None:
     row = rows[0]
     return {
         **row,
-        **{key: json.loads(row[key]) for key in ("players", "totals", "ranks", "replay")},
+        **{key: json.loads(row[key]) for key in ("players", "totals", "ranks")},
+        "replay": unpack_replay(row["replay"]),
     }
 
 

@@ -19,6 +19,7 @@ from arena.errors import ConfigError, StorageError
 from arena.games import get_game
 from arena.league.definition.config import LeagueConfig
 from arena.league.definition.records import PlayedGame, PlayedMatch
+from arena.league.store.replay_codec import pack_replay
 from arena.league.store.schema import immediate, schedule_shape
 from arena.play.deal_keys import deal_key_problem, key_fingerprint, new_deal_key
 
@@ -326,7 +327,7 @@ def _insert_game(
             "totals": json.dumps(replay["totals"]),
             "ranks": json.dumps(replay["ranks"]),
             "decisions": game.decisions,
-            "replay": json.dumps(replay, separators=(",", ":")),
+            "replay": pack_replay(replay),
         }
     )
     ids = {"game_id": game_id, "match_id": match_id, "league_id": league_id}
