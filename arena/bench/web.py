@@ -1,15 +1,26 @@
-"""`arena bench web`: how long the site takes to render its heaviest pages.
+"""`arena bench web`: how long the site takes to render its pages over a big league.
 
-A league of 50 entrants and 10,000 stored games (2,500 seat-rotated Trix matches of
-four games, full games of four kingdoms) is built in a temporary database: a few
-matches are really played by builtin bots and stored again under every scheduled
-seating, so the database holds what a real league of that size holds (every replay,
-deal score, result and rating row: rated per deal, the default, 200,000 rating rows)
-in a minute rather than hours. Then, in one run:
-`arena table`'s rows (the baseline: the same figures without a page around them), the
-league page, the viewer's game page and its first deal's frames, each as the server
-makes them (a read-only opening of the database, the page's data, its template),
-timed cold once and then as the median of several repeats. Nothing is asserted.
+A league of `--entrants` builtin bots and `--games` stored games (seat-rotated Trix
+matches of four full games of four kingdoms) is built in a temporary database (or kept
+in `--db`), by a fast path: eight matches are really played; they are stored by
+`store_match` (the store's own writer and codec) under the first `DISTINCT` tables of
+the league's balanced schedule, rated (`rate_by = "match"`: a rating row a match and
+entrant at its table); then, when the league is bigger, those stored rows are copied
+in SQL as they are (arena/league/store/bulk_writes.py, `replicate_league`: every
+replay as the codec wrote it, results, deal scores, faults, the rating history) under
+new match indexes and ids until the league holds `--games`; and its standings are
+computed and stored as `arena run` stores them at its end. A million games and 500
+entrants take a few minutes. The default feeding, by margin, writes a rating row for
+every entrant after every match (500 a match in such a league): the bench does not use
+it, so its store is what the other feedings write.
+
+Then, in one run: the standings computed from every result once (what a page does when
+the league changed since they were stored), and the league page, an entrant page (its
+first page of games), a match page, the viewer's game page and its first deal's data,
+and the leagues page, each as the server makes them (a read-only opening of the
+database, the page's data, its template), timed cold once and then as the median and
+95th percentile of the repeats. Nothing is asserted. `--growth` does it at each of a
+list of sizes and prints the rows of docs/benchmarks.md's growth table.
 """
 
 from __future__ import annotations
@@ -27,9 +38,9 @@ from typing import Any
 from arena.league import store
 from arena.league.definition.config import load_league
 from arena.league.definition.records import PlayedGame, PlayedMatch
+from arena.league.reports.snapshot import compute, refresh
 from arena.league.running.runner import league_schedule
 from arena.league.standings.ratings import Rater, rate_prefix
-from arena.league.standings.snapshot import compute, refresh
 from arena.league.store import (
     ensure_league,
     league_id_by_name,
@@ -163,7 +174,6 @@ def build_league(
                     else None
                 ),
             )
-        db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         refresh(db, league_id)
         say(f"  standings computed ({time.perf_counter() - started:.0f} s)")
     finally:
@@ -228,15 +238,14 @@ def _measure(db_path: Path, repeats: int, build_s: float) -> WebBench:
     db = open_existing(db_path)
     try:
         league_id, name = league_id_by_name(db, "bench-web")
-        stored = db.execute(
-            "SELECT COUNT(*) FROM games WHERE league_id = ?", [league_id]
-        ).fetchone()[0]
+        game_ids = site_reads.league_game_ids(db, league_id)
+        stored = len(game_ids)
         names = store.entrant_names(db, league_id)
         started = time.perf_counter()
         compute(db, league_id)
         standings_s = time.perf_counter() - started
         match_idx = max(store.stored_match_indexes(db, league_id)) // 2
-        game_id = site_reads.league_game_ids(db, league_id)[-1]
+        game_id = game_ids[-1]
     finally:
         db.close()
     size = db_path.stat().st_size

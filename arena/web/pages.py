@@ -21,10 +21,10 @@ from arena.games import get_game
 from arena.games.base import DealSummary
 from arena.league import store
 from arena.league.reports.faults import fault_rows
+from arena.league.reports.snapshot import CHART_LINES, Pairs, standings
 from arena.league.reports.table import COLUMNS, about_lines, cell, league_about
 from arena.league.standings.crosstable import Pairing
 from arena.league.standings.places import Evidence, place_text
-from arena.league.standings.snapshot import CHART_LINES, Pairs, standings
 from arena.league.store import site_reads
 from arena.play.replay_frames import game_outline
 from arena.web import live_view

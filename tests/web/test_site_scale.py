@@ -1,7 +1,7 @@
 """The league site at ladder scale (docs/benchmarks.md, "The web site"): what the pages
 read instead of every result of the league gives what the full computation gives.
 
-Stored standings (arena/league/standings/snapshot.py) make the same pages as standings
+Stored standings (arena/league/reports/snapshot.py) make the same pages as standings
 computed from every result, and are not used once the league changes; place ranges
 from the separation matrix are those of the pairwise rule; the evidence's sums by pair
 equal the dense matrices they replace; an entrant's pages of games are its games; the
@@ -22,7 +22,7 @@ from starlette.testclient import TestClient
 from arena.bench import web as bench_web
 from arena.league import store
 from arena.league.definition.records import GameOutcome, MatchOutcome
-from arena.league.standings import snapshot
+from arena.league.reports import snapshot
 from arena.league.standings.places import evidence, place_ranges, separated_pairs
 from arena.league.store import league_id_by_name, open_db, open_existing, site_reads
 from arena.league.store.snapshots import league_stamp

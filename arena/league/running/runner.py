@@ -45,7 +45,6 @@ from arena.league.running.schedule_source import (
 )
 from arena.league.running.summary import RunSummary
 from arena.league.standings.ratings import Rater, rate_prefix
-from arena.league.standings.snapshot import refresh
 from arena.league.store import (
     clear_in_flight,
     ensure_league,
@@ -209,7 +208,6 @@ def _run(config: LeagueConfig, db_path: Path, run: _RunOptions) -> RunSummary:
         raise
     try:
         _play(source, executor, run)
-        refresh(db, source.league_id)  # what the site's pages read (standings/snapshot.py)
     finally:
         with contextlib.suppress(StorageError):  # a full disk must not hide the first error
             clear_in_flight(db, source.league_id)

@@ -115,7 +115,7 @@ class Evidence:
     def counts(self) -> tuple[np.ndarray, np.ndarray]:
         """The matches each entrant played (a vector) and each pair played together (a
         matrix): what `difference` needs of the matches besides the fit, and all that
-        stored standings keep of them (arena/league/standings/snapshot.py)."""
+        stored standings keep of them (arena/league/reports/snapshot.py)."""
         return self._counts()
 
     @classmethod

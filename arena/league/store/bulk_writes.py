@@ -112,6 +112,7 @@ def replicate_league(
                 "UPDATE leagues SET scheduled_matches = ? WHERE id = ?",
                 [stored * copies, league_id],
             )
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the log merged: one file to move
     finally:
         conn.execute("PRAGMA synchronous=NORMAL")
 

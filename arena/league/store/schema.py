@@ -435,7 +435,7 @@ def _migration_14(db: sqlite_utils.Database) -> None:
     """The league site at ladder scale (`arena bench web --games 1000000`): each
     league's standings as last computed (`standings`: the table's rows, the evidence's
     fitted strengths and covariance, the crosstable's pairs and the rating chart's
-    points, arena/league/standings/snapshot.py), with the state of the league they
+    points, arena/league/reports/snapshot.py), with the state of the league they
     were computed from, so that a page of a league of a million games reads them
     instead of every result; a page whose league changed since computes them again.
     A new table: nothing else changes."""

@@ -1,6 +1,6 @@
 """A league's standings as last computed (migration 14), and the state of the league
 they were computed from: what lets a page of a league of a million games read its
-table in milliseconds (arena/league/standings/snapshot.py computes them)."""
+table in milliseconds (arena/league/reports/snapshot.py computes them)."""
 
 from __future__ import annotations
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -163,6 +164,16 @@ def refresh(db: sqlite_utils.Database, league_id: int) -> Standings:
     }
     write_standings(db, league_id, stamp, data, buffer.getvalue())
     return result
+
+
+def store_standings(db_path: Path, league: str) -> None:
+    """`refresh` the standings of the league called `league` in the database at
+    `db_path` (`arena run`, once its run ends)."""
+    db = store.open_db(db_path)
+    try:
+        refresh(db, store.league_id_by_name(db, league)[0])
+    finally:
+        db.close()
 
 
 def _loaded(data: dict[str, Any], arrays: bytes) -> Standings:
