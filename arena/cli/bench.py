@@ -220,6 +220,19 @@ def bench_web(
     typer.echo("\n".join(measure(entrants, games, repeats, db, say).lines()))
 
 
+@command(bench_app, "store")
+def bench_store(
+    games: Annotated[
+        int, typer.Option(min=4, help="Full 4-kingdom Trix games to play and store.")
+    ] = 400,
+) -> None:
+    """Bytes a game takes in the league database, by table and index, before the
+    compact store (migration 13) and after, in one run; and the migration's speed."""
+    from arena.bench.store import bench_store as measure
+
+    typer.echo("\n".join(measure(games).lines()))
+
+
 @command(bench_app, "cluster")
 def bench_cluster(
     matches: Annotated[int, typer.Option(min=1, help="Seat-rotated matches (4 games each).")] = 16,

@@ -157,10 +157,21 @@ def upgrade(
             "(from its stored matches; nothing is played).",
         ),
     ] = False,
+    vacuum: Annotated[
+        bool,
+        typer.Option(
+            "--vacuum",
+            help="Then give the space the upgrade freed back to the file system (SQLite's "
+            "VACUUM: rewrites the file; needs as much free disk again, and the database "
+            "to itself while it runs).",
+        ),
+    ] = False,
 ) -> None:
     """Upgrade a league database to this arena's schema, in place (the reading commands
     never change a database; `arena run` upgrades the one it writes to), and name the
-    leagues whose ratings came from an older feeding (docs/ratings.md)."""
+    leagues whose ratings came from an older feeding (docs/ratings.md). Migration 13
+    (the compact store) converts the games a batch at a time with progress on stderr;
+    interrupted, the next upgrade carries on (docs/leagues.md, "Storage")."""
     from arena.league.definition.config import RATE_BY_DEFAULT
     from arena.league.standings.rerate import older_feedings
     from arena.league.store import upgrade as upgrade_db
@@ -170,6 +181,21 @@ def upgrade(
         f"{db}: schema version {after}"
         + (f" (was {before})" if before != after else " already; nothing to do")
     )
+    if vacuum:
+        from arena.league.store import open_db
+        from arena.league.store.compaction import vacuum as vacuum_db
+
+        opened = open_db(db)
+        try:
+            size, now = vacuum_db(opened)
+        finally:
+            opened.close()
+        typer.echo(f"{db}: vacuumed, {size / 1e6:,.1f} MB -> {now / 1e6:,.1f} MB")
+    elif before < 13 <= after:
+        typer.echo(
+            f"{db}: the file keeps its size until it is vacuumed: `arena upgrade --db {db} "
+            "--vacuum` gives the space back"
+        )
     for found in older_feedings(db, rerate):
         if found.rerated:
             typer.echo(

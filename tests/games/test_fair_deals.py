@@ -22,6 +22,7 @@ from arena.bots.rotation_pool import RotationPool, Seat
 from arena.cli import app
 from arena.errors import ConfigError
 from arena.league.running.runner import run_league
+from arena.league.store.replay_codec import unpack_replay
 from arena.play.deal_keys import deal_key_problem, game_seed, new_deal_key
 
 pytestmark = [pytest.mark.sandbox]
@@ -69,7 +70,7 @@ def _hands(db_path: Path) -> list[str]:
         ).fetchall()
     finally:
         db.close()
-    return [json.dumps(json.loads(replay)["deals"][0]["hands"]) for (replay,) in rows]
+    return [json.dumps(unpack_replay(replay)["deals"][0]["hands"]) for (replay,) in rows]
 
 
 def _log_lines(folder: Path, prefix: str) -> list[str]:

@@ -21,6 +21,7 @@ from arena.league.reports.table import league_rows, render
 from arena.league.running.runner import league_schedule, run_league
 from arena.league.standings.ratings import GameOutcome, MatchOutcome, Rater, ranking, rate_prefix
 from arena.league.store import MIGRATIONS, open_db
+from arena.league.store.replay_codec import unpack_replay
 from tests.independent.trix_checker import check_replay
 from tests.support.bot_processes import bot_processes, live_processes, marked_processes
 
@@ -144,7 +145,7 @@ def _games(db_path: Path) -> list[tuple]:
         ).fetchall()
     finally:
         db.close()
-    return [(*row[:4], json.dumps(_without_think(json.loads(row[4])))) for row in rows]
+    return [(*row[:4], json.dumps(_without_think(unpack_replay(row[4])))) for row in rows]
 
 
 def _without_think(replay: dict) -> dict:
@@ -354,7 +355,7 @@ def _assert_whole(db_path: Path, scheduled: int | None = None) -> int:
             stored = rows.fetchall()
             assert games == len(stored) == 4, "a partial match"
             for game_id, replay in stored:
-                deals = len(json.loads(replay)["deals"])
+                deals = len(unpack_replay(replay)["deals"])
                 count = db.execute
                 assert count("SELECT COUNT(*) FROM results WHERE game_id = ?",
                              [game_id]).fetchone()[0] == 4  # fmt: skip

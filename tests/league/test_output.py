@@ -20,6 +20,9 @@ from arena.league.definition.config import ENTRANT_NAME_LIMIT, load_league
 from arena.league.reports.formats import TableFormat
 from arena.league.reports.table import render
 from arena.league.running.runner import run_league
+from arena.league.store import open_db
+from arena.league.store.compaction import as_before
+from arena.league.store.replay_codec import pack_text, unpack_replay, unpack_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -271,15 +274,19 @@ def _rename_in_database(db: Path, renames: dict[str, str]) -> None:
     with con:
         for old, new in renames.items():
             for table, column in (("entrants", "name"), ("results", "entrant"),
-                                  ("deal_scores", "entrant"), ("faults", "entrant"),
-                                  ("ratings", "entrant")):  # fmt: skip
+                                  ("faults", "entrant"), ("ratings", "entrant")):  # fmt: skip
                 con.execute(f"UPDATE {table} SET {column} = ? WHERE {column} = ?", [new, old])
             for table, column in (("leagues", "settings"), ("matches", "entrants"),
-                                  ("games", "players"), ("games", "replay")):  # fmt: skip
+                                  ("games", "players")):  # fmt: skip
                 con.execute(
                     f"UPDATE {table} SET {column} = REPLACE({column}, ?, ?)",
                     [json.dumps(old), json.dumps(new)],
-                )
+                )  # deal_scores.entrant (a view) is the game's player: renamed with it
+        for game_id, replay in con.execute("SELECT id, replay FROM games").fetchall():
+            text = unpack_text(replay)
+            for old, new in renames.items():
+                text = text.replace(json.dumps(old), json.dumps(new))
+            con.execute("UPDATE games SET replay = ? WHERE id = ?", [pack_text(text), game_id])
     con.close()
 
 
@@ -505,6 +512,9 @@ def test_a_second_league_takes_the_ids_after_the_firsts_whole_schedule(
 def _as_before_migration_4(db: Path, shift: int) -> None:
     """Make `db` look written before migration 4 (and every later one): no schedule
     size, no reserved ids, and game ids of the old kind (here: shifted by `shift`)."""
+    old = open_db(db)
+    as_before(old)  # migration 13 undone: deal_scores a table again, replays as text
+    old.close()
     con = sqlite3.connect(db)
     with con:
         for column in ("scheduled_matches", "games_per_match", "first_game_id", "deal_key"):
@@ -535,7 +545,7 @@ def test_an_older_database_learns_its_schedule_and_keeps_its_game_ids(tmp_path: 
     db = tmp_path / "old.db"
     run_league(path, db, workers=1)
     _forget_matches(db, (4,))
-    first_seed = json.loads(sqlite3.connect(db).execute(
+    first_seed = unpack_replay(sqlite3.connect(db).execute(
         "SELECT replay FROM games ORDER BY id LIMIT 1").fetchone()[0])["seed"]  # fmt: skip
     _as_before_migration_4(db, 1000)
     path.rename(tmp_path / "moved.toml")  # the table must not need the league file

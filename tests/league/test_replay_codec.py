@@ -21,6 +21,7 @@ from arena.league.store.replay_codec import (
     replay_text,
     unpack_replay,
     unpack_text,
+    with_players,
 )
 from arena.play.referee import play_game
 
@@ -63,6 +64,21 @@ def test_played_replays_round_trip_compact(
     blob = round_trips(replay)
     assert blob[0] == COMPACT  # a played game is always of the compact form
     assert len(blob) < len(replay_text(replay))
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game_name=st.sampled_from(sorted(GAMES)), others=st.lists(names, min_size=4, max_size=4))
+def test_a_replay_under_other_players_is_the_replay_packed_with_them(
+    game_name: str, others: list[str]
+) -> None:
+    replay = played(game_name, "renamed", 0, ("a", "b", "c", "d"))
+    players = others[: len(replay["players"])]
+    blob = with_players(pack_replay(replay), players)
+    assert unpack_text(blob) == replay_text({**replay, "players": players})
+    assert blob == pack_replay({**replay, "players": players})
+    spaced = pack_text(json.dumps(replay))  # kept plain (spaces): renamed the slow way
+    assert spaced[0] == PLAIN
+    assert unpack_text(with_players(spaced, players)) == replay_text({**replay, "players": players})
 
 
 def _disturb(replay: dict, data: st.DataObject) -> dict:

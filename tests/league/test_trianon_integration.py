@@ -12,6 +12,7 @@ from arena.cli import app
 from arena.league.reports.table import league_rows
 from arena.league.running.runner import run_league
 from arena.league.store import open_db
+from arena.league.store.replay_codec import unpack_replay
 
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM = f"python {ROOT / 'sample_bots' / 'random_bot.py'}"
@@ -86,7 +87,7 @@ def test_trianon_tables_count_contracts_declared_made_and_failed(tmp_path) -> No
     db = open_db(tmp_path / "t.db")
     try:
         rows = {r["name"]: r for r in league_rows(db, 1)}
-        replays = [json.loads(r["replay"]) for r in db["games"].rows]
+        replays = [unpack_replay(r["replay"]) for r in db["games"].rows]
         players = [json.loads(r["players"]) for r in db["games"].rows]
     finally:
         db.close()
@@ -149,7 +150,7 @@ def test_trianon_replays_pass_the_independent_checker(tmp_path, js_bot_installed
     assert summary.played == summary.scheduled == 20  # C(6, 3) tables, once each
     db = open_db(tmp_path / "demo.db")
     try:
-        replays = [json.loads(r["replay"]) for r in db["games"].rows]
+        replays = [unpack_replay(r["replay"]) for r in db["games"].rows]
         order = [row["name"] for row in league_rows(db, 1)]
     finally:
         db.close()

@@ -16,6 +16,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena.league.store.replay_codec import unpack_replay
+
 DASK = str(Path(sys.executable).with_name("dask"))
 START_SECONDS = 60.0  # a scheduler or worker not up by then has failed
 
@@ -169,7 +171,7 @@ def stored_games(db: Path) -> list[tuple]:
         ).fetchall()
     out = []
     for *head, replay in rows:
-        doc = json.loads(replay)
+        doc = unpack_replay(replay)
         doc.pop("think", None)
         for fault in doc["faults"]:
             fault.pop("log", None)  # where the bot's log is: a folder of the worker's

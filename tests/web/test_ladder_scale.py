@@ -45,7 +45,10 @@ from arena.league.store import open_existing
 from arena.league.store import schema as store_schema
 from arena.web.ladder.app import make_ladder_app
 
-GROWING = ("games", "results", "deal_scores", "matches", "ladder_matches", "ratings", "faults")
+GROWING = (
+    "games", "results", "deal_scores", "game_deals", "matches", "ladder_matches", "ratings",
+    "faults",
+)  # fmt: skip
 SCANNED = re.compile(rf"\bSCAN (?:\w+ AS )?(?:{'|'.join(GROWING)})\b")
 ALLOWED = {"SELECT COUNT(*), MAX(id) FROM matches"}  # data_version: the module's docstring
 STEP = 100  # SQLite VM instructions per progress tick

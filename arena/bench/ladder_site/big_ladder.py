@@ -43,7 +43,7 @@ from arena.league.store import open_db, stored_deal_key
 from arena.league.store.bulk_writes import write_rows
 from arena.league.store.ladder_reads import author_row
 from arena.league.store.ladder_writes import add_version, set_gate_report
-from arena.league.store.replay_codec import pack_text
+from arena.league.store.replay_codec import pack_replay, with_players
 from arena.league.workers.worker import Lifecycle, play_scheduled_match
 
 NAME = "big"
@@ -153,18 +153,6 @@ def build_big_ladder(
     )
 
 
-class _Replays:
-    """A pool game's replay as JSON text around its players, so that writing it under
-    other names is a join of strings, not a JSON encoding."""
-
-    def __init__(self, replay: dict[str, Any]) -> None:
-        marked = json.dumps({**replay, "players": "\x00"}, separators=(",", ":"))
-        self.before, self.after = marked.split('"\\u0000"')
-
-    def text(self, players: list[str]) -> str:
-        return self.before + json.dumps(players) + self.after
-
-
 def _write_rows(
     db: Any,
     ladder: Any,
@@ -179,8 +167,8 @@ def _write_rows(
     rng = random.Random(26)
     league_id, ladder_id = ladder.league_id, ladder.id
     mu0, sigma0 = ladder.config.ratings.mu, ladder.config.ratings.sigma
-    texts = {(m, g): _Replays(game.replay) for m, match in enumerate(pool)
-             for g, game in enumerate(match.games)}  # fmt: skip
+    packed = {(m, g): pack_replay(game.replay) for m, match in enumerate(pool)
+              for g, game in enumerate(match.games)}  # fmt: skip
     deals = {  # (pool match, game) -> [(deal, seat, contract, score, declarer, made)]
         (m, g): [
             (deal["number"], seat, engine.deal_label(deal), score,
@@ -237,7 +225,7 @@ def _write_rows(
             game_rows.append(
                 (game_id, league_id, match_id, game.rotation, replay["seed"], json.dumps(players),
                  json.dumps(replay["totals"]), json.dumps(replay["ranks"]), game.decisions,
-                 pack_text(texts[(t, g)].text(players)))
+                 with_players(packed[(t, g)], players))
             )  # fmt: skip
             faulted = game_id % FAULT_EVERY == 0
             outcome.games.append(

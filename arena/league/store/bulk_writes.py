@@ -7,11 +7,13 @@ transaction per match. For a new database that nothing else is writing to."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import sqlite_utils
 
+from arena.league.store.compaction import DEALS_INSERT, KEPT_INSERT, fold_tuples
 from arena.league.store.schema import immediate
 
 COLUMNS = {
@@ -35,12 +37,21 @@ def write_rows(
     ratings: Sequence[tuple[float, float, int, int, str]] = (),
 ) -> None:
     """Insert `rows` (table -> rows, each in COLUMNS' order) and set the versions'
-    (mu, sigma, games) for (ladder id, entrant) in `ratings`, all or nothing."""
+    (mu, sigma, games) for (ladder id, entrant) in `ratings`, all or nothing. Deal
+    scores are given a row a deal and seat, as `deal_scores` reads them, and stored
+    folded (arena/league/store/compaction.py), their games' players taken from the
+    games rows given with them."""
     conn = db.conn
+    players = {row[0]: json.loads(row[5]) for row in rows.get("games", ())}
     conn.execute("PRAGMA synchronous=OFF")
     try:
         with immediate(db):
             for table, values in rows.items():
+                if table == "deal_scores":
+                    deals, kept = fold_tuples(values, players)
+                    conn.executemany(DEALS_INSERT, deals)
+                    conn.executemany(KEPT_INSERT, kept)
+                    continue
                 columns = COLUMNS[table]
                 marks = ", ".join("?" * len(columns.split(",")))
                 conn.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", values)

@@ -14,6 +14,7 @@ import sqlite_utils
 from arena.errors import ConfigError
 from arena.league.definition.config import LockedSettings
 from arena.league.definition.records import GameOutcome, MatchOutcome, PlayedGame
+from arena.league.store.compaction import deal_score_rows
 from arena.league.store.replay_codec import unpack_replay
 
 
@@ -125,12 +126,11 @@ def load_outcomes(
         game.faults[entrant] = faults
     if not deals:
         return outcomes
-    deal_rows = db.execute(
-        """SELECT d.game_id, d.deal, d.entrant, d.score FROM deal_scores d
-           JOIN games g ON d.game_id = g.id WHERE g.league_id = ? ORDER BY d.game_id, d.deal""",
-        [league_id],
+    deal_rows = sorted(
+        (r["game_id"], r["deal"], r["seat"], r["entrant"], r["score"])
+        for r in deal_score_rows(db, "g.league_id = ?", [league_id])
     )
-    for game_id, deal, entrant, score in deal_rows:
+    for game_id, deal, _, entrant, score in deal_rows:
         game = games[game_id]
         while len(game.deals) < deal:
             game.deals.append({})

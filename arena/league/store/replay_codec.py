@@ -95,6 +95,23 @@ def pack_text(text: str, replay: Mapping[str, Any] | None = None) -> bytes:
     return bytes([PLAIN]) + compressor.compress(text.encode())
 
 
+def with_players(blob: bytes, players: list[str]) -> bytes:
+    """`blob` (a packed replay) as the same replay under other `players` (the benches'
+    big leagues store a few played games under many tables): the compact form's
+    skeleton alone is written again, some 50 times faster than packing the replay."""
+    if blob[:1] != bytes([COMPACT]):
+        return pack_replay({**unpack_replay(blob), "players": players})
+    data = _decompressor().decompress(blob[1:])
+    head = _Reader(data, 0)
+    size = head.uint()
+    skeleton = json.loads(data[head.at : head.at + size])
+    skeleton["players"] = players
+    text = json.dumps(skeleton, separators=(",", ":")).encode()
+    out = bytearray()
+    _put_uint(out, len(text))
+    return bytes([COMPACT]) + _compressor().compress(bytes(out) + text + data[head.at + size :])
+
+
 def unpack_text(value: bytes | str) -> str:
     """A stored replay's JSON text, exactly as it was packed (a TEXT value of before
     migration 13 is that text already)."""
@@ -142,8 +159,7 @@ def _compact(replay: Mapping[str, Any]) -> bytes | None:
 def _put_hands(out: bytearray, hands: Any) -> list[list[int]] | None:
     """Write a deal's hands; the cards each seat holds (None: not of the form)."""
     if not isinstance(hands, list) or not all(
-        isinstance(hand, list) and all(isinstance(c, str) and c in _CARD for c in hand)
-        for hand in hands
+        isinstance(hand, list) and all(_is_card(c) for c in hand) for hand in hands
     ):
         return None
     held = [[_CARD[c] for c in hand] for hand in hands]
@@ -193,7 +209,7 @@ def _put_event(
         and len(keys) <= 3
     )
     value = event[keys[2]] if known and len(keys) == 3 else None
-    if known and len(keys) == 3 and kind == "play" and keys[2] == "card" and value in _CARD:
+    if known and kind == "play" and keys[2:] == ["card"] and _is_card(value):
         card = _CARD[value]
         cards = held[seat] if seat < len(held) else []
         position = cards.index(card) if card in cards else _PLAY
@@ -209,9 +225,7 @@ def _put_event(
         out.append(seat << 6 | _WITH_TEXT)
         for text in (kind, keys[2], value):
             _put_string(out, text, strings)
-    elif (
-        known and isinstance(value, list) and all(isinstance(c, str) and c in _CARD for c in value)
-    ):
+    elif known and isinstance(value, list) and all(_is_card(c) for c in value):
         out.append(seat << 6 | _WITH_CARDS)
         _put_string(out, kind, strings)
         _put_string(out, keys[2], strings)
@@ -220,6 +234,10 @@ def _put_event(
     else:
         out.append(_OTHER)
         _put_string(out, json.dumps(event, separators=(",", ":")), strings)
+
+
+def _is_card(value: Any) -> bool:
+    return isinstance(value, str) and value in _CARD
 
 
 def _put_uint(out: bytearray, n: int) -> None:

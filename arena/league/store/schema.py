@@ -431,6 +431,18 @@ def _migration_12(db: sqlite_utils.Database) -> None:
     )
 
 
+def _migration_13(db: sqlite_utils.Database) -> None:
+    """The compact store (arena/league/store/compaction.py): every replay packed by
+    arena/league/store/replay_codec.py, and the deal scores a row per deal
+    (`game_deals`) read through a view of the old rows (`deal_scores`). The games are
+    converted before this step, a batch per transaction with progress (BATCHED
+    below), so that a big database is never converted in one transaction; this step
+    swaps the table for the view."""
+    from arena.league.store.compaction import finish
+
+    finish(db)
+
+
 def _migration_14(db: sqlite_utils.Database) -> None:
     """The league site at ladder scale (`arena bench web --games 1000000`): each
     league's standings as last computed (`standings`: the table's rows, the evidence's
@@ -464,8 +476,21 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (10, "ladders, authors, ladder_bots, versions, ladder_matches, version_events", _migration_10),
     (11, "test_matches, ladders.tests_league_id (a ladder's unrated test matches)", _migration_11),
     (12, "games, faults by league; paired ladder matches (site lists)", _migration_12),
+    (13, "replays packed; deal scores a row per deal (game_deals, the deal_scores view)",
+     _migration_13),
     (14, "standings (a league's table and evidence as last computed)", _migration_14),
-]
+]  # fmt: skip
+
+
+def _convert_13(db: sqlite_utils.Database) -> None:
+    from arena.league.store.compaction import convert
+
+    convert(db)
+
+
+# work a migration does before its own transaction, in transactions of its own that
+# may be interrupted and carried on (each left undone until the migration is recorded)
+BATCHED: dict[int, Callable[[sqlite_utils.Database], None]] = {13: _convert_13}
 
 
 BUSY_SECONDS = 10.0  # how long a reader or writer waits for another's lock
@@ -670,6 +695,8 @@ def migrate(db: sqlite_utils.Database) -> list[int]:
         )
     applied = []
     for version, name, apply in MIGRATIONS:
+        if version in BATCHED and not _applied(db, version):
+            BATCHED[version](db)
         with immediate(db):
             done = db.execute("SELECT 1 FROM schema_migrations WHERE version = ?", [version])
             if done.fetchone():
@@ -680,6 +707,12 @@ def migrate(db: sqlite_utils.Database) -> list[int]:
             )
         applied.append(version)
     return applied
+
+
+def _applied(db: sqlite_utils.Database, version: int) -> bool:
+    return bool(
+        db.execute("SELECT 1 FROM schema_migrations WHERE version = ?", [version]).fetchone()
+    )
 
 
 @contextmanager

@@ -10,6 +10,7 @@ from typing import Any
 
 import sqlite_utils
 
+from arena.league.store.compaction import deal_score_rows
 from arena.league.store.replay_codec import unpack_replay
 
 
@@ -168,15 +169,9 @@ def match_games(db: sqlite_utils.Database, match_id: int) -> list[dict[str, Any]
 
 def match_deal_scores(db: sqlite_utils.Database, match_id: int) -> list[dict[str, Any]]:
     """Every deal score of a match's games: game_id, deal, seat, entrant, contract
-    (its label), score."""
-    return list(
-        db.query(
-            """SELECT d.game_id, d.deal, d.seat, d.entrant, d.contract, d.score
-               FROM deal_scores d JOIN games g ON d.game_id = g.id
-               WHERE g.match_id = ? ORDER BY d.deal, g.rotation, d.seat""",
-            [match_id],
-        )
-    )
+    (its label), score (and the game's rotation, which orders them after the deal)."""
+    rows = deal_score_rows(db, "g.match_id = ?", [match_id])
+    return sorted(rows, key=lambda r: (r["deal"], r["rotation"], r["seat"]))
 
 
 def game_row(db: sqlite_utils.Database, game_id: int) -> dict[str, Any] | None:

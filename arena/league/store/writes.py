@@ -19,6 +19,7 @@ from arena.errors import ConfigError, StorageError
 from arena.games import get_game
 from arena.league.definition.config import LeagueConfig
 from arena.league.definition.records import PlayedGame, PlayedMatch
+from arena.league.store.compaction import write_deals
 from arena.league.store.replay_codec import pack_replay
 from arena.league.store.schema import immediate, schedule_shape
 from arena.play.deal_keys import deal_key_problem, key_fingerprint, new_deal_key
@@ -333,7 +334,7 @@ def _insert_game(
     ids = {"game_id": game_id, "match_id": match_id, "league_id": league_id}
     db["results"].insert_all(_result_rows(game, ids))
     rows = _deal_rows(game, game_id)
-    db["deal_scores"].insert_all(rows)
+    write_deals(db, players, rows)
     _add_contract_sums(db, league_id, rows)
     db["faults"].insert_all(_fault_rows(game, ids))
 
