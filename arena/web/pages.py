@@ -237,7 +237,7 @@ def entrant_page(
                     "matches": pairing.interval.n if pairing is not None else 0,
                 }
             )
-    played = site_reads.entrant_played(db, league_id, entrant)
+    played = {"games": row["games"], "asked": held.asked.get(entrant, 0)}
     page_count = max(1, -(-played["games"] // GAMES_PER_PAGE))
     if page is None:
         games = site_reads.entrant_games(db, league_id, entrant)

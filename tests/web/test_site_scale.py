@@ -178,7 +178,8 @@ def test_an_entrants_pages_of_games_are_its_games(big, monkeypatch) -> None:
     monkeypatch.setattr(pages, "GAMES_PER_PAGE", 5)
     db, (league_id, name) = _league(big)
     entrant = store.entrant_names(db, league_id)[0]
-    every = site_reads.entrant_games(db, league_id, entrant)
+    every = site_reads.entrant_games(db, league_id, entrant)  # in match and rotation order
+    assert site_reads._ids_follow_schedule(db, league_id)  # a page: read in game id order
     count = math.ceil(len(every) / 5)
     assert count > 2
     shown = []
@@ -190,6 +191,12 @@ def test_an_entrants_pages_of_games_are_its_games(big, monkeypatch) -> None:
     whole = pages.entrant_page(db, name, entrant)  # the static report: every game
     assert whole["games"] == every and whole["games_page"] is None
     assert whole["fault_rate"] == context["fault_rate"]
+    asked = sum(g["asked"] or 0 for g in every)
+    faults = sum(g["faults"] for g in every)
+    assert context["fault_rate"] == {
+        "per_game": faults / len(every),
+        "per_1000": 1000 * faults / asked if asked else None,
+    }
     with pytest.raises(pages.NotFound):
         pages.entrant_page(db, name, entrant, count + 1)
     latest = site_reads.latest_matches(db, league_id, 5)

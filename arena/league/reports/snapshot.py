@@ -36,7 +36,7 @@ from arena.league.standings.stats import Interval
 from arena.league.store import site_reads
 from arena.league.store.snapshots import league_stamp, read_standings, write_standings
 
-FORMAT = 1  # what the stored data holds; standings of another format are computed again
+FORMAT = 3  # what the stored data holds; standings of another format are computed again
 CHART_LINES = 20  # entrants drawn on the rating chart: the first of the table
 CHART_POINTS = 250  # matches drawn on it at most: evenly spaced, the last one always
 
@@ -91,6 +91,7 @@ class Standings:
     proof: Evidence  # `evidence` of every stored match
     pairs: Pairs  # `crosstable` of every stored match
     history: list[dict[str, Any]]  # the rating chart's rows (`chart_history`)
+    asked: dict[str, int]  # decisions each entrant was asked in all (0: never timed)
 
 
 def chart_history(
@@ -119,7 +120,8 @@ def compute(db: sqlite_utils.Database, league_id: int) -> Standings:
     pairs = Pairs.of(list(proof.names), crosstable(outcomes.values()))
     order = [row["name"] for row in rows]
     history = chart_history(site_reads.rating_history(db, league_id), order)
-    return Standings(rows, proof, pairs, history)
+    asked = {e: s.get("asked") or 0 for e, s in store.entrant_stats(db, league_id).items()}
+    return Standings(rows, proof, pairs, history, asked)
 
 
 def standings(db: sqlite_utils.Database, league_id: int) -> Standings:
@@ -146,12 +148,12 @@ def refresh(db: sqlite_utils.Database, league_id: int) -> Standings:
         buffer,
         strength=proof.strength,
         covariance=proof.covariance,
-        counts=counts,
-        together=together,
+        counts=counts.astype(np.int32),  # counts of matches: exact in 32 bits
+        together=together.astype(np.int32),
         mean=pairs.mean,
         low=pairs.low,
         high=pairs.high,
-        n=pairs.n,
+        n=pairs.n.astype(np.int32),
     )
     data = {
         "format": FORMAT,
@@ -161,6 +163,7 @@ def refresh(db: sqlite_utils.Database, league_id: int) -> Standings:
         "residual_dof": proof.residual_dof,
         "pairs": list(pairs.names),
         "history": result.history,
+        "asked": result.asked,
     }
     write_standings(db, league_id, stamp, data, buffer.getvalue())
     return result
@@ -185,8 +188,8 @@ def _loaded(data: dict[str, Any], arrays: bytes) -> Standings:
         held["covariance"],
         data["component"],
         data["residual_dof"],
-        (held["counts"], held["together"]),
+        (held["counts"].astype(np.float64), held["together"].astype(np.float64)),
     )
     pairs = Pairs(data["pairs"], held["mean"], held["low"], held["high"], held["n"])
     rows: list[TableRow] = data["rows"]
-    return Standings(rows, proof, pairs, data["history"])
+    return Standings(rows, proof, pairs, data["history"], data["asked"])

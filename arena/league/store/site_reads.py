@@ -96,27 +96,35 @@ def entrant_games(
         else "NULL AS asked, NULL AS think_wall_ms, NULL AS think_cpu_ms"
     )
     page = "" if limit is None else f"LIMIT {int(limit)} OFFSET {int(offset)}"
+    order = "r.game_id" if page and _ids_follow_schedule(db, league_id) else "m.idx, g.rotation"
     return list(
         db.query(
             f"""SELECT r.game_id, m.idx AS match_idx, g.rotation, r.seat, r.total, r.rank,
                        r.faults, {think}
                 FROM results r JOIN games g ON r.game_id = g.id
                 JOIN matches m ON r.match_id = m.id
-                WHERE r.league_id = ? AND r.entrant = ? ORDER BY m.idx, g.rotation {page}""",
+                WHERE r.league_id = ? AND r.entrant = ? ORDER BY {order} {page}""",
             [league_id, entrant],
         )
     )
 
 
-def entrant_played(db: sqlite_utils.Database, league_id: int, entrant: str) -> dict[str, int]:
-    """How many games `entrant` played in the league and the decisions it was asked in
-    them (0 for bots inside the referee, or games stored before migration 7)."""
-    asked = "COALESCE(SUM(asked), 0)" if "asked" in db["results"].columns_dict else "0"
-    games, total = db.execute(
-        f"SELECT COUNT(*), {asked} FROM results WHERE league_id = ? AND entrant = ?",
-        [league_id, entrant],
+def _ids_follow_schedule(db: sqlite_utils.Database, league_id: int) -> bool:
+    """Whether every stored game of the league has its reserved id (migration 5: first
+    game id + match index * games a match + rotation), so that game id order is
+    schedule order: a league with reserved ids whose every stored match lies within
+    its reservation (a grown league's later matches, like a league's from before
+    migration 5, take the next free id instead). Read by index."""
+    if "first_game_id" not in db["leagues"].columns_dict:
+        return False
+    row = db.execute(
+        "SELECT first_game_id, scheduled_matches, games_per_match FROM leagues WHERE id = ?",
+        [league_id],
     ).fetchone()
-    return {"games": games, "asked": total}
+    if row is None or None in row:
+        return False
+    last = db.execute("SELECT MAX(idx) FROM matches WHERE league_id = ?", [league_id]).fetchone()
+    return last[0] is None or last[0] < row[1]
 
 
 def latest_matches(db: sqlite_utils.Database, league_id: int, limit: int) -> list[dict[str, Any]]:

@@ -16,11 +16,12 @@ from arena.league.store.schema import immediate
 
 def league_stamp(db: sqlite_utils.Database, league_id: int) -> str:
     """What the standings of a league depend on, as one string: its stored matches
-    (how many, the newest id), its rating history (the last step, how many rows at it)
-    and its settings (a re-rating rewrites them). Read from indexes alone."""
-    count, newest = db.execute(
-        "SELECT COUNT(*), MAX(id) FROM matches WHERE league_id = ?", [league_id]
-    ).fetchone()
+    (the newest id: a match is stored, never removed, and each takes a new id), its
+    rating history (the last step, the rows at it and their sums) and its settings (a
+    re-rating rewrites them). A few lookups in indexes, whatever the league's size."""
+    newest = db.execute("SELECT MAX(id) FROM matches WHERE league_id = ?", [league_id]).fetchone()[
+        0
+    ]
     step = db.execute("SELECT MAX(step) FROM ratings WHERE league_id = ?", [league_id]).fetchone()[
         0
     ]
@@ -30,7 +31,7 @@ def league_stamp(db: sqlite_utils.Database, league_id: int) -> str:
     ).fetchone()
     settings = db.execute("SELECT settings FROM leagues WHERE id = ?", [league_id]).fetchone()
     digest = hashlib.sha256((settings[0] if settings else "").encode()).hexdigest()[:16]
-    return json.dumps([count, newest, step, list(last), digest])
+    return json.dumps([newest, step, list(last), digest])
 
 
 def read_standings(
