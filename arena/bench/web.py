@@ -19,8 +19,9 @@ Then, in one run: how long the build took to compute the standings from every re
 page, an entrant page (its first page of games), a match page, the viewer's game page
 and its first deal's data, and the leagues page, each as the server makes them (a
 read-only opening of the database, the page's data, its template), timed cold once and
-then as the median and 95th percentile of the repeats. Nothing is asserted. `--growth` does it at each of a
-list of sizes and prints the rows of docs/benchmarks.md's growth table.
+then as the median and 95th percentile of the repeats. Nothing is asserted. `--growth`
+does it at each of a list of sizes and prints the rows of docs/benchmarks.md's growth
+table.
 """
 
 from __future__ import annotations
