@@ -276,7 +276,10 @@ def _measure(db_path: Path, repeats: int, build_s: float, standings_s: float | N
             conn.close()
 
     cases = [
-        ("league page", served("league.html", lambda c: pages.league_page(c, name))),
+        (
+            "league page (its first 100 rows)",
+            served("league.html", lambda c: pages.league_page(c, name, 1)),
+        ),
         (
             "entrant page (its first 200 games)",
             served("entrant.html", lambda c: pages.entrant_page(c, name, entrant, 1)),

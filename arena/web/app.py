@@ -92,15 +92,19 @@ def make_app(
             stamp = [data_version(db), live_stamp(db_path)]
         return PlainTextResponse(json.dumps(stamp))
 
-    def entrant(request: Request) -> Response:
-        """An entrant's page; `?page=N` its N-th page of games (digits only, at most
-        six: anything else is no page)."""
-        raw = request.query_params.get("page", "1")
-        if not (raw.isascii() and raw.isdigit() and len(raw) <= 6):
-            raise pages.NotFound(f"no page {raw[:20]!r} of games: pages are numbered from 1")
-        with database() as db:
-            context = pages.entrant_page(db, **request.path_params, page=int(raw))
-        return HTMLResponse(render_page("entrant.html", links, context))
+    def paged(template: str, build: Callable[..., dict[str, Any]]) -> Callable[..., Response]:
+        """A page of a long list (a league's table, an entrant's games): `?page=N`, its
+        N-th (digits only, at most six: anything else is no page)."""
+
+        def endpoint(request: Request) -> Response:
+            raw = request.query_params.get("page", "1")
+            if not (raw.isascii() and raw.isdigit() and len(raw) <= 6):
+                raise pages.NotFound(f"no page {raw[:20]!r}: pages are numbered from 1")
+            with database() as db:
+                context = build(db, **request.path_params, page=int(raw))
+            return HTMLResponse(render_page(template, links, context))
+
+        return endpoint
 
     def match(db: sqlite_utils.Database, league: str, idx: int) -> dict[str, Any]:
         live = read_live(db_path, league, idx)
@@ -132,8 +136,11 @@ def make_app(
 
     routes = [
         Route("/", page("leagues.html", pages.leagues_page)),
-        Route("/league/{name:name}", page("league.html", pages.league_page)),
-        Route("/league/{league:name}/entrant/{entrant:name}", entrant),
+        Route("/league/{name:name}", paged("league.html", pages.league_page)),
+        Route(
+            "/league/{league:name}/entrant/{entrant:name}",
+            paged("entrant.html", pages.entrant_page),
+        ),
         Route("/league/{league:name}/match/{idx:id}", page("match.html", match)),
         Route("/league/{league:name}/match/{idx:id}/live", live_or_stored),
         Route("/league/{league:name}/match/{idx:id}/live/deal/{deal:id}.json", live_deal),

@@ -61,6 +61,7 @@ def leagues_page(db: sqlite_utils.Database) -> dict[str, Any]:
 
 
 CROSS_MAX = 30  # entrants in the league page's crosstable: the first of the table
+TABLE_ROWS = 100  # rows of the table the league page shows at a time (`?page=`)
 LATEST_MATCHES = 20  # matches the league page lists, newest first
 GAMES_PER_PAGE = 200  # games an entrant page lists at a time (`?page=`)
 PAGE_COLUMNS = tuple(c for c in COLUMNS if c.key != "place_range")
@@ -74,16 +75,20 @@ def _in_flight(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any]
     return [m for m in rows if m["run_pid"] and pid_alive(m["run_pid"])]
 
 
-def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
+def league_page(db: sqlite_utils.Database, name: str, page: int | None = None) -> dict[str, Any]:
     """The table with every column of `arena table`, its provenance, tied places, the
-    rating and margin charts, the crosstable and the matches in flight."""
+    rating and margin charts, the crosstable and the matches in flight. The table whole
+    (`page` None: the static report), or `TABLE_ROWS` rows of it from page `page` on
+    (the server: a ladder's league has hundreds of entrants), the margin chart of the
+    same rows."""
     league_id, name = _league(db, name)
     game, settings = store.league_record(db, league_id)
     held = standings(db, league_id)  # stored while the league is unchanged (snapshot.py)
     rows, proof, pairs = held.rows, held.proof, held.pairs
     order = [row["name"] for row in rows]
     spans = [tuple(row["place_range"]) for row in rows]  # the table's rule (places.py)
-    groups = [sorted(set(spans)).index(span) + 1 for span in spans]
+    numbered = {span: i for i, span in enumerate(sorted(set(spans)), start=1)}
+    groups = [numbered[span] for span in spans]
     colours = {entrant: colour(i) for i, entrant in enumerate(settings["entrants"])}
     about = _published_about(league_about(db, league_id))
     summary = get_game(game).deal_summary
@@ -99,6 +104,15 @@ def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
                 "cells": [_table_cell(key, row[key], summary) for key, _ in PAGE_COLUMNS],
             }
         )
+    page_count = max(1, -(-len(table) // TABLE_ROWS))
+    shown, table_page = table, None
+    if page is not None:
+        if not 1 <= page <= page_count:
+            raise NotFound(f"the table of {name!r} has {page_count} pages; there is no page {page}")
+        shown = table[(page - 1) * TABLE_ROWS : page * TABLE_ROWS]
+        first = (page - 1) * TABLE_ROWS + 1
+        table_page = {"page": page, "pages": page_count, "first": first,
+                      "last": first + len(shown) - 1}  # fmt: skip
     return {
         "title": name,
         "league": name,
@@ -113,10 +127,13 @@ def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
         "about": about,
         "about_lines": about_lines(about),
         "columns": [title for _, title in PAGE_COLUMNS],
-        "table": table,
+        "table": shown,
+        "table_page": table_page,
+        "entrants": len(table),
+        "legend": [{"name": t["row"]["name"], "colour": t["colour"]} for t in table[:CHART_LINES]],
         "rating_chart": rating_chart(held.history, order[:CHART_LINES], colours=colours),
         "chart_lines": min(len(order), CHART_LINES),
-        "margin_chart": margin_chart(rows, colours),
+        "margin_chart": margin_chart([t["row"] for t in shown], colours),
         "cross": _cross_rows(order[:CROSS_MAX], pairs, proof),
         "cross_of": len(order),
         "in_flight": _in_flight(db, league_id),

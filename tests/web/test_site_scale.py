@@ -226,3 +226,27 @@ def test_the_crosstable_and_chart_show_the_first_of_a_long_table(big, monkeypatc
                          .get(Links().league(name)).text)  # fmt: skip
     assert f"The first 3 of the table's {ENTRANTS}" in page
     db.close()
+
+
+def test_the_league_pages_of_the_table_are_the_table(big, monkeypatch) -> None:
+    monkeypatch.setattr(pages, "TABLE_ROWS", 3)
+    db, (_, name) = _league(big)
+    whole = pages.league_page(db, name)  # the static report: every row
+    shown = []
+    for number in (1, 2, 3):
+        context = pages.league_page(db, name, number)
+        last = min(3 * number, ENTRANTS)
+        assert context["table_page"] == {"page": number, "pages": 3,
+                                         "first": 3 * number - 2, "last": last}  # fmt: skip
+        assert context["standing"] == whole["standing"] and context["legend"] == whole["legend"]
+        assert context["cross"] == whole["cross"]
+        shown += context["table"]
+    assert shown == whole["table"] and whole["table_page"] is None
+    with pytest.raises(pages.NotFound):
+        pages.league_page(db, name, 4)
+    client = TestClient(make_app(big), base_url="http://127.0.0.1")
+    second = client.get(f"{Links().league(name)}?page=2")
+    assert second.status_code == 200 and "rows 4-6 of 7" in second.text
+    assert 'rel="prev"' in second.text and 'rel="next"' in second.text
+    assert client.get(f"{Links().league(name)}?page=4").status_code == 404
+    db.close()
