@@ -320,5 +320,5 @@ def bench_growth(
     for games in sizes:
         say(f"{games:,} games:")
         out.append(bench_web(entrants, games, repeats, say=say))
-        say(out[-1].growth_row())
+        say("\n".join(out[-1].lines()))
     return out
