@@ -250,3 +250,25 @@ def test_the_league_pages_of_the_table_are_the_table(big, monkeypatch) -> None:
     assert 'rel="prev"' in second.text and 'rel="next"' in second.text
     assert client.get(f"{Links().league(name)}?page=4").status_code == 404
     db.close()
+
+
+def test_arena_run_stores_the_standings_its_pages_read(tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from arena.cli import app
+
+    league = tmp_path / "small.toml"
+    league.write_text(
+        '[league]\nname = "small"\ngame = "trix"\nseed = 3\nschedule = "balanced"\nmatches = 3\n'
+        "[rules]\nkingdoms = 1\n"
+        + "".join(f'[[entrant]]\nname = "b{i}"\nbot = "builtin:random"\n' for i in range(5))
+    )
+    db_path = tmp_path / "small.db"
+    result = CliRunner().invoke(app, ["run", str(league), "--db", str(db_path), "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    db = open_existing(db_path)
+    league_id, _ = league_id_by_name(db, "small")
+    stamp, data, _ = snapshot.read_standings(db, league_id)
+    assert stamp == league_stamp(db, league_id) and data["format"] == snapshot.FORMAT
+    assert snapshot.standings(db, league_id).rows == snapshot.compute(db, league_id).rows
+    db.close()
