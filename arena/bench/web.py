@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.league import store
-from arena.league.definition.config import load_league
+from arena.league.definition.config import MAX_DRAWS, load_league
 from arena.league.definition.records import PlayedGame, PlayedMatch
 from arena.league.reports.snapshot import refresh
 from arena.league.running.runner import league_schedule
@@ -141,7 +141,8 @@ def build_league(
     builtin bots (see the module's docstring): `templates` matches really played,
     stored by `store_match` under the first `DISTINCT` tables of the schedule, then
     copied as stored until there are `matches`; the standings computed and stored."""
-    distinct = max(d for d in range(1, min(matches, DISTINCT) + 1) if matches % d == 0)
+    most = min(matches, DISTINCT, MAX_DRAWS // entrants)  # what a balanced schedule draws
+    distinct = max(d for d in range(1, most + 1) if matches % d == 0)
     copies = matches // distinct  # whole copies: the league holds exactly `matches`
     names = [f"bot-{i:03d}" for i in range(entrants)]
     text = "\n".join(f'[[entrant]]\nname = "{n}"\nbot = "builtin:first"\n' for n in names)
