@@ -11,11 +11,40 @@ from typer.testing import CliRunner
 
 import arena.league.running.runner as runner_module
 from arena.cli import app
-from arena.league.store import open_existing
+from arena.league.store import open_db, open_existing
 from tests.cli.test_cli import builtin_league
 
 runner = CliRunner()
-MATCH_PAGES = 30  # a match of four built-in games takes about 20 pages of 4 KiB
+ROUNDS = 'rounds = 3\nschedule = "round-robin"'
+
+
+def _league(folder: Path, rounds: str = ROUNDS) -> Path:
+    """Four built-in bots, full games of 4 kingdoms: a match adds pages enough to the
+    compact store (a 1-kingdom match fits in the free room of the first pages)."""
+    path = builtin_league(folder, rounds)
+    path.write_text(path.read_text().replace("kingdoms = 1", "kingdoms = 4"))
+    return path
+
+
+def _pages(db_path: Path) -> int:
+    """The pages in use (the file's, less those free for reuse)."""
+    database = open_existing(db_path)
+    try:
+        pages = database.conn.execute("PRAGMA page_count").fetchone()[0]
+        return pages - database.conn.execute("PRAGMA freelist_count").fetchone()[0]
+    finally:
+        database.close()
+
+
+def _match_pages(folder: Path) -> int:
+    """The pages one match of the league takes in its database, measured: a fresh
+    database's pages in use after one match less an empty one's."""
+    folder.mkdir()
+    one = runner.invoke(app, ["run", str(_league(folder, "rounds = 1")), "--workers", "1"])
+    assert one.exit_code == 0, one.output
+    empty = folder / "empty.db"
+    open_db(empty).close()
+    return _pages(folder / "arena.db") - _pages(empty)
 
 
 def _stored(db: Path) -> int:
@@ -28,14 +57,16 @@ def _stored(db: Path) -> int:
 
 @pytest.mark.slow
 def test_a_full_disk_stops_the_run_and_the_resumed_run_completes(tmp_path, monkeypatch) -> None:
-    league = builtin_league(tmp_path, 'rounds = 3\nschedule = "round-robin"')
+    league = _league(tmp_path)
+    match_pages = _match_pages(tmp_path / "one")
+    assert match_pages >= 2
     real_open = runner_module.open_db
 
     def nearly_full(path):  # type: ignore[no-untyped-def]
         """SQLite's own limit on the file's size: writes past it fail as on a full disk."""
         db = real_open(path)
         pages = db.conn.execute("PRAGMA page_count").fetchone()[0]
-        db.conn.execute(f"PRAGMA max_page_count = {pages + MATCH_PAGES}")
+        db.conn.execute(f"PRAGMA max_page_count = {pages + match_pages * 3 // 2}")
         return db
 
     monkeypatch.setattr(runner_module, "open_db", nearly_full)
@@ -57,8 +88,7 @@ def test_a_full_disk_stops_the_run_and_the_resumed_run_completes(tmp_path, monke
     solo = tmp_path / "solo"
     solo.mkdir()
     whole = runner.invoke(
-        app, ["run", str(builtin_league(solo, 'rounds = 3\nschedule = "round-robin"')),
-              "--workers", "1", "--format", "json"],
+        app, ["run", str(_league(solo)), "--workers", "1", "--format", "json"],
     )  # fmt: skip
     assert whole.exit_code == 0, whole.output
     assert _table(resumed.output) == _table(whole.output)

@@ -3,7 +3,8 @@ arena that holds SQL.
 
 `schema` makes and opens a database (numbered migrations), `writes` stores leagues,
 matches and ratings (each in one transaction), `reads` answers every question the
-tables, ratings and reports ask.
+tables, ratings and reports ask. `replay_codec` packs and unpacks every stored replay,
+and `compaction` is the compact store's migration (13) and its deal-score rows.
 """
 
 from arena.league.store.reads import (

@@ -5,7 +5,7 @@
 
 Why a row per deal: `deal_scores` held a row per deal and seat, 80 a Trix game, each
 repeating the entrant's name and the contract's, with an index of its own beside the
-table: 3.4 KB a game, more than the packed replay. `game_deals` holds the deal's
+table: 3.9 KB a game, more than the packed replay. `game_deals` holds the deal's
 contract, declaring seat, whether it was made and the seats' scores (a JSON list),
 keyed by (game, deal) without a rowid; `deal_scores` is now a view that gives every
 reader the very rows and columns it read before (the entrant is the game's player of
@@ -29,6 +29,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from typing import Any
 
 import sqlite_utils
@@ -204,7 +205,8 @@ def convert(
     with contextlib.ExitStack() as stack:
         pack: Callable[[list[str]], list[bytes]] = _pack_here
         if todo > 2 * batch and cores > 1:  # a big database: packing on every core
-            pool = stack.enter_context(ProcessPoolExecutor(cores))
+            # spawned, as the league's workers are: no fork of a process holding threads
+            pool = stack.enter_context(ProcessPoolExecutor(cores, mp_context=get_context("spawn")))
             pack = functools.partial(_pack_on, pool)
         while True:
             with immediate(db):
