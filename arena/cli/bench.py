@@ -192,13 +192,45 @@ def bench_web(
     entrants: Annotated[int, typer.Option(min=4, help="Entrants of the league built.")] = 50,
     games: Annotated[int, typer.Option(min=4, help="Games stored (4 a match).")] = 10_000,
     repeats: Annotated[int, typer.Option(min=1, help="Timed repeats of each page.")] = 7,
+    db: Annotated[
+        Path | None,
+        typer.Option(
+            help="Keep the league built in this file, or time the one already there "
+            "(its --games and --entrants are its own)."
+        ),
+    ] = None,
+    growth: Annotated[
+        str,
+        typer.Option(
+            help="Comma-separated game counts (e.g. 1000,10000,100000,1000000): build and "
+            "time a league of each, and print docs/benchmarks.md's growth rows."
+        ),
+    ] = "",
 ) -> None:
-    """The web site's heaviest pages over a big league: the league page and the viewer
-    opening a game, through the whole application, in ms (cold, then the median), and as
-    a ratio to computing `arena table`'s rows alone."""
+    """The web site's pages over a big league: the league page, an entrant page, a match
+    page and the viewer opening a game, through the whole application, in ms (cold, the
+    median and the 95th percentile of the repeats), with the database's build time and
+    bytes a game (docs/benchmarks.md, "The web site")."""
+    from arena.bench.web import GROWTH_HEADER, bench_growth
     from arena.bench.web import bench_web as measure
 
-    typer.echo("\n".join(measure(entrants, games, repeats).lines()))
+    def say(text: str) -> None:
+        typer.echo(text, err=True)
+
+    if growth:
+        try:
+            sizes = [int(part) for part in growth.split(",") if part.strip()]
+        except ValueError:
+            raise typer.BadParameter("--growth takes game counts such as 1000,10000") from None
+        if not sizes or min(sizes) < 4:
+            raise typer.BadParameter("--growth takes game counts of at least 4")
+        rows = bench_growth(sizes, entrants, repeats, say)
+        typer.echo(GROWTH_HEADER)
+        typer.echo("|" + "---|" * (GROWTH_HEADER.count("|") - 1))
+        for row in rows:
+            typer.echo(row.growth_row())
+        return
+    typer.echo("\n".join(measure(entrants, games, repeats, db, say).lines()))
 
 
 @command(bench_app, "store")

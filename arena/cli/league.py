@@ -94,6 +94,7 @@ def run(
     from arena.errors import ConfigError
     from arena.league.definition.config import cluster_address_problem, workers_warning
     from arena.league.reports.commands import check_table_options, table_report
+    from arena.league.reports.snapshot import store_standings
     from arena.league.running.runner import run_league
 
     check_table_options(fmt, with_league)  # before the league runs, not after
@@ -115,6 +116,7 @@ def run(
             allow_broken=allow_broken,
             cluster=cluster,
         )
+    store_standings(summary.db_path, summary.league)  # what the site reads (snapshot.py)
     report = table_report(summary.db_path, summary.league, fmt, with_league)
     machine = fmt in (TableFormat.JSON, TableFormat.CSV)
     typer.echo(summary.describe(), err=machine)  # stdout holds only the table's data

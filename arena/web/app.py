@@ -102,6 +102,24 @@ def make_app(
             stamp = [data_version(db), live_stamp(db_path)]
         return PlainTextResponse(json.dumps(stamp))
 
+    def paged(template: str, build: Callable[..., dict[str, Any]]) -> Callable[..., Response]:
+        """A page of a long list (a league's table, an entrant's games): `?page=N`, its
+        N-th (digits only, at most six: anything else is no page)."""
+
+        def endpoint(request: Request) -> Response:
+            with database() as db:
+                context = build(db, **request.path_params, page=page_number(request))
+            return HTMLResponse(render_page(template, links, context))
+
+        return endpoint
+
+    def page_number(request: Request) -> int:
+        """The `?page=N` asked for: digits only, at most six; anything else is no page."""
+        raw = request.query_params.get("page", "1")
+        if not (raw.isascii() and raw.isdigit() and len(raw) <= 6):
+            raise pages.NotFound(f"no page {raw[:20]!r}: pages are numbered from 1")
+        return int(raw)
+
     def match(db: sqlite_utils.Database, league: str, idx: int) -> dict[str, Any]:
         live = read_live(db_path, league, idx)
         return pages.match_page(db, league, idx, live, live_hands)
@@ -135,8 +153,9 @@ def make_app(
 
     def entrant_page(request: Request) -> Response:
         league, entrant = request.path_params["league"], request.path_params["entrant"]
+        number = page_number(request)
         with database() as db:
-            context = pages.entrant_page(db, league, entrant)
+            context = pages.entrant_page(db, league, entrant, page=number)
             found = opponent(db, league, entrant) if games is not None else ""
         action = links.entrant(league, entrant) + "/play"
         context["play"] = offer_context(request, games, found, action)
@@ -147,7 +166,7 @@ def make_app(
         if games is None:
             raise pages.NotFound("this server offers no games against its bots")
         with database() as db:
-            pages.entrant_page(db, league, entrant)  # NotFound for no such entrant
+            pages.entrant_page(db, league, entrant, page=1)  # NotFound for no such entrant
             found = opponent(db, league, entrant)
         return await start_game(request, games, found, say)
 
@@ -159,7 +178,7 @@ def make_app(
 
     routes = [
         Route("/", page("leagues.html", pages.leagues_page)),
-        Route("/league/{name:name}", page("league.html", pages.league_page)),
+        Route("/league/{name:name}", paged("league.html", pages.league_page)),
         Route("/league/{league:name}/entrant/{entrant:name}", entrant_page),
         Route("/league/{league:name}/entrant/{entrant:name}/play", play_entrant, methods=["POST"]),
         Route("/league/{league:name}/match/{idx:id}", page("match.html", match)),

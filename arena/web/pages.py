@@ -21,9 +21,10 @@ from arena.games import get_game
 from arena.games.base import DealSummary
 from arena.league import store
 from arena.league.reports.faults import fault_rows
-from arena.league.reports.table import COLUMNS, about_lines, cell, league_about, league_rows
-from arena.league.standings.crosstable import Pairing, crosstable
-from arena.league.standings.places import Evidence, evidence, place_text
+from arena.league.reports.snapshot import CHART_LINES, Pairs, standings
+from arena.league.reports.table import COLUMNS, about_lines, cell, league_about
+from arena.league.standings.crosstable import Pairing
+from arena.league.standings.places import Evidence, place_text
 from arena.league.store import site_reads
 from arena.play.replay_frames import game_outline
 from arena.web import live_view
@@ -59,6 +60,10 @@ def leagues_page(db: sqlite_utils.Database) -> dict[str, Any]:
     return {"title": "Leagues", "leagues": leagues}
 
 
+CROSS_MAX = 30  # entrants in the league page's crosstable: the first of the table
+TABLE_ROWS = 100  # rows of the table the league page shows at a time (`?page=`)
+LATEST_MATCHES = 20  # matches the league page lists, newest first
+GAMES_PER_PAGE = 200  # games an entrant page lists at a time (`?page=`)
 PAGE_COLUMNS = tuple(c for c in COLUMNS if c.key != "place_range")
 """`arena table`'s columns as the page shows them: its place cell shows the range."""
 
@@ -70,18 +75,20 @@ def _in_flight(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any]
     return [m for m in rows if m["run_pid"] and pid_alive(m["run_pid"])]
 
 
-def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
+def league_page(db: sqlite_utils.Database, name: str, page: int | None = None) -> dict[str, Any]:
     """The table with every column of `arena table`, its provenance, tied places, the
-    rating and margin charts, the crosstable and the matches in flight."""
+    rating and margin charts, the crosstable and the matches in flight. The table whole
+    (`page` None: the static report), or `TABLE_ROWS` rows of it from page `page` on
+    (the server: a ladder's league has hundreds of entrants), the margin chart of the
+    same rows."""
     league_id, name = _league(db, name)
     game, settings = store.league_record(db, league_id)
-    outcomes = store.load_outcomes(db, league_id, deals=False)
-    proof = evidence(outcomes.values(), settings["entrants"])  # the table's and the cross's
-    rows = league_rows(db, league_id, outcomes, proof=proof)
-    pairs = crosstable(outcomes.values())
+    held = standings(db, league_id)  # stored while the league is unchanged (snapshot.py)
+    rows, proof, pairs = held.rows, held.proof, held.pairs
     order = [row["name"] for row in rows]
     spans = [tuple(row["place_range"]) for row in rows]  # the table's rule (places.py)
-    groups = [sorted(set(spans)).index(span) + 1 for span in spans]
+    numbered = {span: i for i, span in enumerate(sorted(set(spans)), start=1)}
+    groups = [numbered[span] for span in spans]
     colours = {entrant: colour(i) for i, entrant in enumerate(settings["entrants"])}
     about = _published_about(league_about(db, league_id))
     summary = get_game(game).deal_summary
@@ -97,6 +104,15 @@ def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
                 "cells": [_table_cell(key, row[key], summary) for key, _ in PAGE_COLUMNS],
             }
         )
+    page_count = max(1, -(-len(table) // TABLE_ROWS))
+    shown, table_page = table, None
+    if page is not None:
+        if not 1 <= page <= page_count:
+            raise NotFound(f"the table of {name!r} has {page_count} pages; there is no page {page}")
+        shown = table[(page - 1) * TABLE_ROWS : page * TABLE_ROWS]
+        first = (page - 1) * TABLE_ROWS + 1
+        table_page = {"page": page, "pages": page_count, "first": first,
+                      "last": first + len(shown) - 1}  # fmt: skip
     return {
         "title": name,
         "league": name,
@@ -111,14 +127,17 @@ def league_page(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
         "about": about,
         "about_lines": about_lines(about),
         "columns": [title for _, title in PAGE_COLUMNS],
-        "table": table,
-        "rating_chart": rating_chart(
-            site_reads.rating_history(db, league_id), order, colours=colours
-        ),
-        "margin_chart": margin_chart(rows, colours),
-        "cross": _cross_rows(order, pairs, proof),
+        "table": shown,
+        "table_page": table_page,
+        "entrants": len(table),
+        "legend": [{"name": t["row"]["name"], "colour": t["colour"]} for t in table[:CHART_LINES]],
+        "rating_chart": rating_chart(held.history, order[:CHART_LINES], colours=colours),
+        "chart_lines": min(len(order), CHART_LINES),
+        "margin_chart": margin_chart([t["row"] for t in shown], colours),
+        "cross": _cross_rows(order[:CROSS_MAX], pairs, proof),
+        "cross_of": len(order),
         "in_flight": _in_flight(db, league_id),
-        "matches": store.match_records(db, league_id)[-20:][::-1],
+        "matches": site_reads.latest_matches(db, league_id, LATEST_MATCHES),
         "faults": sum(row["faults"] for row in rows),
         # once every match is stored the key may be published: replaying the league
         # elsewhere needs it, and no bot can use it any more (docs/leagues.md)
@@ -159,9 +178,7 @@ def _table_cell(key: str, value: Any, summary: DealSummary) -> dict[str, Any]:
     return {"key": key, "text": cell(key, value, summary), "sort": sort}
 
 
-def _cross_rows(
-    order: Sequence[str], pairs: Mapping[tuple[str, str], Pairing], proof: Evidence
-) -> list[Any]:
+def _cross_rows(order: Sequence[str], pairs: Pairs, proof: Evidence) -> list[Any]:
     """The crosstable in table order: row A, column B is A's margin over B per game."""
     out = []
     for a in order:
@@ -205,35 +222,49 @@ def _pair_cell(a: str, b: str, pairing: Pairing | None, proof: Evidence) -> dict
     }
 
 
-def entrant_page(db: sqlite_utils.Database, league: str, entrant: str) -> dict[str, Any]:
+def entrant_page(
+    db: sqlite_utils.Database, league: str, entrant: str, page: int | None = None
+) -> dict[str, Any]:
     """One entrant: its row of the table, per label of the game's `deal_summary` (Trix's
     contracts, Trianon's strains), its margin against each opponent, faults and their
-    rate, think time, and its games."""
+    rate, think time, and its games: all of them (`page` None: the static report), or
+    `GAMES_PER_PAGE` of them from page `page` on (the server: an entrant of a ladder's
+    league plays thousands)."""
     league_id, league = _league(db, league)
     game, settings = store.league_record(db, league_id)
     if entrant not in settings["entrants"]:
+        shown = settings["entrants"][:50]
+        more = len(settings["entrants"]) - len(shown)
         raise NotFound(
             f"no entrant {entrant!r} in league {league!r}; entrants: "
-            + ", ".join(settings["entrants"])
+            + ", ".join(shown)
+            + (f" and {more} more" if more > 0 else "")
         )
-    outcomes = store.load_outcomes(db, league_id, deals=False)
-    proof = evidence(outcomes.values(), settings["entrants"])  # the table's and the pairs'
-    rows = league_rows(db, league_id, outcomes, proof=proof)
+    held = standings(db, league_id)  # stored while the league is unchanged (snapshot.py)
+    rows, proof, pairs = held.rows, held.proof, held.pairs
     row = next(r for r in rows if r["name"] == entrant)
-    pairs = crosstable(outcomes.values())
-    opponents = [
-        {
-            "name": other["name"],
-            "cell": _pair_cell(entrant, other["name"], pairs.get((entrant, other["name"])), proof),
-            "matches": pairs[(entrant, other["name"])].interval.n
-            if (entrant, other["name"]) in pairs
-            else 0,
-        }
-        for other in rows
-        if other["name"] != entrant
-    ]
-    games = site_reads.entrant_games(db, league_id, entrant)
-    asked = sum(g["asked"] or 0 for g in games)
+    opponents = []
+    for other in rows:
+        if other["name"] != entrant:
+            pairing = pairs.get((entrant, other["name"]))
+            opponents.append(
+                {
+                    "name": other["name"],
+                    "cell": _pair_cell(entrant, other["name"], pairing, proof),
+                    "matches": pairing.interval.n if pairing is not None else 0,
+                }
+            )
+    played = {"games": row["games"], "asked": held.asked.get(entrant, 0)}
+    page_count = max(1, -(-played["games"] // GAMES_PER_PAGE))
+    if page is None:
+        games = site_reads.entrant_games(db, league_id, entrant)
+    elif not 1 <= page <= page_count:
+        raise NotFound(f"{entrant!r} has {page_count} pages of games; there is no page {page}")
+    else:
+        games = site_reads.entrant_games(
+            db, league_id, entrant, GAMES_PER_PAGE, (page - 1) * GAMES_PER_PAGE
+        )
+    asked = played["asked"]
     faults = [shown_fault(row) for row in fault_rows(db, league_id, entrant)]
     summary = get_game(game).deal_summary
     return {
@@ -250,9 +281,10 @@ def entrant_page(db: sqlite_utils.Database, league: str, entrant: str) -> dict[s
         ],
         "opponents": opponents,
         "games": games,
+        "games_page": None if page is None else {"page": page, "pages": page_count},
         "faults": faults,
         "fault_rate": {
-            "per_game": row["faults"] / len(games) if games else 0.0,
+            "per_game": row["faults"] / played["games"] if played["games"] else 0.0,
             "per_1000": 1000 * row["faults"] / asked if asked else None,
         },
         "think": row["think_ms"],

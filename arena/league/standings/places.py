@@ -48,11 +48,41 @@ class Evidence:
     strength: np.ndarray  # points per game above the mean of the entrant's component
     covariance: np.ndarray
     component: tuple[int, ...]  # entrants that can be compared share a component (-1: none)
-    played: np.ndarray  # played[k, i]: entrant i sat at match k's table
+    played: np.ndarray  # played[k, i]: entrant i sat at match k's table (no rows: counted)
     residual_dof: int  # the fit's degrees of freedom left for its residuals
 
     def index(self, name: str) -> int:
-        return self.names.index(name)
+        where = self.__dict__.get("_where")
+        if where is None:
+            where = {n: i for i, n in enumerate(reversed(self.names))}
+            where = {n: len(self.names) - 1 - i for n, i in where.items()}  # the first
+            object.__setattr__(self, "_where", where)
+        return where[name]
+
+    def better_matrix(self, order: Sequence[str], level: float = LEVEL) -> np.ndarray:
+        """`better(order[i], order[j])` for every i and j at once: the same arithmetic
+        as `difference`, element by element in numpy (a table of 500 entrants asks for
+        up to 249,500 pairs)."""
+        at = np.array([self.index(name) for name in order], dtype=np.intp)
+        counts, together = self._counts()
+        c, both = counts[at], together[np.ix_(at, at)]
+        n = (c[:, None] + c[None, :] - both).astype(np.int64)
+        component = np.array(self.component, dtype=np.int64)[at]
+        comparable = (component[:, None] >= 0) & (component[:, None] == component[None, :])
+        each = np.minimum(c[:, None], c[None, :]).astype(np.int64)
+        dof = np.minimum(n - 1, self.residual_dof)
+        asked = comparable & (each >= MIN_EACH) & (dof >= 1)
+        strength = self.strength[at]
+        mean = strength[:, None] - strength[None, :]
+        cov = self.covariance[np.ix_(at, at)]
+        diagonal = cov.diagonal()
+        quantile = np.zeros(dof.shape)
+        for value in np.unique(dof[asked]):
+            quantile[asked & (dof == value)] = t_quantile(0.5 + level / 2.0, int(value))
+        with np.errstate(invalid="ignore"):  # a one-match league's covariance is infinite
+            variance = diagonal[:, None] + diagonal[None, :] - 2 * cov
+            half = quantile * np.sqrt(np.maximum(variance, 0.0))
+            return asked & (mean - half > 0)
 
     def difference(self, a: str, b: str, level: float = LEVEL) -> Interval:
         """A's expected score per game over B at one table, with its interval at
@@ -82,6 +112,35 @@ class Evidence:
             object.__setattr__(self, "_counted", cached)
         return cached
 
+    def counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """The matches each entrant played (a vector) and each pair played together (a
+        matrix): what `difference` needs of the matches besides the fit, and all that
+        stored standings keep of them (arena/league/reports/snapshot.py)."""
+        return self._counts()
+
+    @classmethod
+    def restored(
+        cls,
+        names: Sequence[str],
+        strength: np.ndarray,
+        covariance: np.ndarray,
+        component: Sequence[int],
+        residual_dof: int,
+        counts: tuple[np.ndarray, np.ndarray],
+    ) -> Evidence:
+        """Evidence as `evidence` fitted it, from what stored standings keep (its
+        arrays and `counts()`), without the matches."""
+        proof = cls(
+            tuple(names),
+            strength,
+            covariance,
+            tuple(component),
+            np.zeros((0, len(names)), dtype=bool),
+            residual_dof,
+        )
+        object.__setattr__(proof, "_counted", counts)
+        return proof
+
     def better(self, a: str, b: str, level: float = LEVEL) -> bool:
         """Whether the evidence shows A better than B: the interval lies above zero."""
         interval = self.difference(a, b, level)
@@ -97,8 +156,6 @@ def evidence(outcomes: Iterable[MatchOutcome], names: Sequence[str] = ()) -> Evi
     n, count = len(order), len(matches)
     normal = np.zeros((n, n))
     rhs = np.zeros(n)
-    played = np.zeros((count, n), dtype=bool)
-    residuals = np.zeros((count, n))  # a row per match: its residual at its seats
     tables: dict[int, tuple[list[int], list[list[int]], list[list[float]]]] = {}
     for k, match in enumerate(matches):  # the tables grouped by size, in match order
         games = max(len(match.games), 1)
@@ -109,27 +166,38 @@ def evidence(outcomes: Iterable[MatchOutcome], names: Sequence[str] = ()) -> Evi
         seats.append([where[e] for e in match.entrants])
         scores.append([(t - mean) / games for t in totals])
     fits = []
-    for size, (rows, seats, scores) in tables.items():
+    for size, (_, seats, scores) in tables.items():
         at, score = np.array(seats, dtype=np.intp), np.array(scores)
         block = np.eye(size) - 1.0 / size  # the table's centring
         np.add.at(
             normal, (at[:, :, None], at[:, None, :]), np.broadcast_to(block, at.shape + (size,))
         )
         np.add.at(rhs, at, score)
-        played[np.array(rows)[:, None], at] = True
-        fits.append((np.array(rows), at, score))
+        fits.append((at, score))
     component = _components(order, matches, where)
     pinv = np.linalg.pinv(normal, hermitian=True) if n else normal
     strength = pinv @ rhs
-    for rows, at, score in fits:
+    # the sum of each match's outer product of its residuals at its seats, and the
+    # matches each pair sat at together, summed by pair of seats: a dense matrix of a
+    # row per match would be 1 GB for a league of a million games and 500 entrants
+    meat = np.zeros(n * n)
+    together = np.zeros(n * n)
+    for at, score in fits:
         fitted = strength[at] - strength[at].mean(axis=1, keepdims=True)
-        residuals[rows[:, None], at] = score - fitted
-    meat = residuals.T @ residuals  # the sum of each match's outer product
+        residual = score - fitted
+        pair = (at[:, :, None] * n + at[:, None, :]).ravel()
+        meat += np.bincount(
+            pair, weights=(residual[:, :, None] * residual[:, None, :]).ravel(), minlength=n * n
+        )
+        together += np.bincount(pair, minlength=n * n)
+    meat, together = meat.reshape(n, n), together.reshape(n, n)
     correction = count / (count - 1) if count > 1 else math.inf
     covariance = correction * (pinv @ meat @ pinv) if count > 1 else np.full((n, n), math.inf)
     linked = sum(1 for c in component if c >= 0) - len({c for c in component if c >= 0})
     residual_dof = sum(len(m.entrants) - 1 for m in matches) - linked
-    return Evidence(tuple(order), strength, covariance, tuple(component), played, residual_dof)
+    return Evidence.restored(
+        order, strength, covariance, component, residual_dof, (together.diagonal().copy(), together)
+    )
 
 
 def _components(
@@ -176,14 +244,14 @@ def place_ranges(
     separated from. So a range never holds an entrant separated from the one it is
     shown for, and entrants shown with the same range are pairwise not separated: a
     group of tied places never holds two entrants the evidence separates."""
-    apart = separated_pairs(order, proof, level)
+    apart = proof.better_matrix(order, level)  # `separated_pairs`, as a matrix
     ranges = []
-    for p, name in enumerate(order):
+    for p in range(len(order)):
         first = p
-        while first > 0 and (order[first - 1], name) not in apart:
+        while first > 0 and not apart[first - 1, p]:
             first -= 1
         last = p
-        while last < len(order) - 1 and (name, order[last + 1]) not in apart:
+        while last < len(order) - 1 and not apart[p, last + 1]:
             last += 1
         ranges.append((first + 1, last + 1))
     return ranges

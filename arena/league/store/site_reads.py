@@ -79,24 +79,70 @@ def data_version(db: sqlite_utils.Database) -> list[Any]:
     return [list(v) if v is not None else None for v in version]
 
 
-def entrant_games(db: sqlite_utils.Database, league_id: int, entrant: str) -> list[dict[str, Any]]:
+def entrant_games(
+    db: sqlite_utils.Database,
+    league_id: int,
+    entrant: str,
+    limit: int | None = None,
+    offset: int = 0,
+) -> list[dict[str, Any]]:
     """The games `entrant` played in the league, in schedule order: game id, match
-    index, rotation, seat, total, rank, faults, decisions asked and think time."""
+    index, rotation, seat, total, rank, faults, decisions asked and think time; all of
+    them, or `limit` from the `offset`-th on (the server's pages of an entrant that
+    played thousands)."""
     think = (
         "r.asked, r.think_wall_ms, r.think_cpu_ms"
         if "think_wall_ms" in db["results"].columns_dict
         else "NULL AS asked, NULL AS think_wall_ms, NULL AS think_cpu_ms"
     )
+    page = "" if limit is None else f"LIMIT {int(limit)} OFFSET {int(offset)}"
+    order = "r.game_id" if page and _ids_follow_schedule(db, league_id) else "m.idx, g.rotation"
     return list(
         db.query(
             f"""SELECT r.game_id, m.idx AS match_idx, g.rotation, r.seat, r.total, r.rank,
                        r.faults, {think}
                 FROM results r JOIN games g ON r.game_id = g.id
                 JOIN matches m ON r.match_id = m.id
-                WHERE r.league_id = ? AND r.entrant = ? ORDER BY m.idx, g.rotation""",
+                WHERE r.league_id = ? AND r.entrant = ? ORDER BY {order} {page}""",
             [league_id, entrant],
         )
     )
+
+
+def _ids_follow_schedule(db: sqlite_utils.Database, league_id: int) -> bool:
+    """Whether every stored game of the league has its reserved id (migration 5: first
+    game id + match index * games a match + rotation), so that game id order is
+    schedule order: a league with reserved ids whose every stored match lies within
+    its reservation (a grown league's later matches, like a league's from before
+    migration 5, take the next free id instead). Read by index."""
+    if "first_game_id" not in db["leagues"].columns_dict:
+        return False
+    row = db.execute(
+        "SELECT first_game_id, scheduled_matches, games_per_match FROM leagues WHERE id = ?",
+        [league_id],
+    ).fetchone()
+    if row is None or None in row:
+        return False
+    last = db.execute("SELECT MAX(idx) FROM matches WHERE league_id = ?", [league_id]).fetchone()
+    return last[0] is None or last[0] < row[1]
+
+
+def latest_matches(db: sqlite_utils.Database, league_id: int, limit: int) -> list[dict[str, Any]]:
+    """The league's last `limit` stored matches, newest (highest index) first, with the
+    keys of `reads.match_records`: read backwards by the index of matches by league and
+    index, where `match_records` reads them all."""
+    replays = (
+        "COALESCE(overload_replays, 0)" if "overload_replays" in db["matches"].columns_dict else "0"
+    )
+    return [
+        {**row, "entrants": json.loads(row["entrants"])}
+        for row in db.query(
+            f"""SELECT idx, entrants, seconds, games, finished_at, worker,
+                       {replays} AS overload_replays
+                FROM matches WHERE league_id = ? ORDER BY idx DESC LIMIT ?""",
+            [league_id, int(limit)],
+        )
+    ]
 
 
 def match_row(db: sqlite_utils.Database, league_id: int, idx: int) -> dict[str, Any] | None:
