@@ -76,6 +76,17 @@ def data_version(db: sqlite_utils.Database) -> list[Any]:
     return [list(v) if v is not None else None for v in version]
 
 
+def league_game_totals(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any]]:
+    """Every stored game of the league with its totals, by id (the static report's
+    `--games best:N` picks the closest finishes without reading a replay)."""
+    return [
+        {"id": row["id"], "totals": json.loads(row["totals"]) if row["totals"] else []}
+        for row in db.query(
+            "SELECT id, totals FROM games WHERE league_id = ? ORDER BY id", [league_id]
+        )
+    ]
+
+
 def entrant_games(db: sqlite_utils.Database, league_id: int, entrant: str) -> list[dict[str, Any]]:
     """The games `entrant` played in the league, in schedule order: game id, match
     index, rotation, seat, total, rank, faults, decisions asked and think time."""

@@ -4,9 +4,11 @@
  * observe() built it (arena/play/replay_frames.py): nothing here works out what a seat
  * could see. The page holds the game's outline (#game-outline) and the URL of each
  * deal's data (#deal-urls). The server answers a deal as JSON, fetched from the same
- * origin (a page of another origin may not read it); the static report's deal is a
- * script, `ArenaViewer.load(N, {...})`, inserted on demand, which works from file://
- * where fetch() does not.
+ * origin (a page of another origin may not read it); the static report's data is one
+ * script a game, `ArenaViewer.loadPacked(ID, "...")`, inserted on demand, which works
+ * from file:// where fetch() does not: base64 of the gzip of the JSON list of the
+ * game's deal documents (arena/web/viewer_data.py game_pack), unpacked here with the
+ * browser's DecompressionStream, each deal then loaded as a fetched one is.
  */
 (function () {
   "use strict";
@@ -52,6 +54,7 @@
     onlySeat: null, // the seat whose view alone the page holds (an author's test match)
     timer: null,
     waiting: null, // the deal whose data is being loaded
+    scripts: {}, // the data scripts inserted (the report's one per game), by URL
     event: null, // a replay event asked for by the address, until its deal is loaded
   };
 
@@ -428,10 +431,35 @@
       }).then(function (doc) { load(deal, doc); }, failed);
       return;
     }
+    if (state.scripts[url]) return; // asked already: the game's one script holds every deal
+    state.scripts[url] = true;
     var script = document.createElement("script");
     script.src = url;
-    script.onerror = failed;
+    script.onerror = function () {
+      delete state.scripts[url];
+      failed();
+    };
     document.head.appendChild(script);
+  }
+
+  /* The report's packed game: base64 of gzip of [doc, doc, ...], one per deal. */
+  function unpack(packed) {
+    var binary = atob(packed);
+    var bytes = new Uint8Array(binary.length);
+    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).json();
+  }
+
+  function loadPacked(gameId, packed) {
+    unpack(packed).then(
+      function (docs) {
+        docs.forEach(function (doc) { load(doc.deal, doc); });
+      },
+      function () {
+        $("status").textContent = "game " + gameId + "'s deals could not be unpacked";
+      }
+    );
   }
 
   function load(deal, doc) {
@@ -619,7 +647,15 @@
     readHash();
   }
 
-  window.ArenaViewer = { expand: expand, load: load, go: go, state: state, atEnd: atEnd };
+  window.ArenaViewer = {
+    expand: expand,
+    load: load,
+    loadPacked: loadPacked,
+    unpack: unpack,
+    go: go,
+    state: state,
+    atEnd: atEnd,
+  };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();
