@@ -10,6 +10,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+import orjson
+
 from arena.play.replay_frames import SeatsShown, deal_frames, game_frames
 from arena.play.replay_frames import deal_script as frames_script
 
@@ -42,18 +44,37 @@ PACK_FORMAT = "arena-frames-pack/1"  # in the report's script name space: see ga
 def game_pack(replay: Mapping[str, Any], game_id: int, seats_shown: SeatsShown = "all") -> str:
     """The static report's script of a stored game: `ArenaViewer.loadPacked(ID, "...")`,
     the string being base64 of the gzip of the JSON list of every deal's arena-frames/1
-    document (`game_frames`), which the viewer unpacks (DecompressionStream) and
-    expands as it does a fetched deal. A game's frames are ~440 KB of JSON, ~35 KB
-    packed (the views repeat from step to step); one file a game rather than one a deal
-    keeps a report of 10,000 games to 10,000 data files. Keys are sorted and the gzip
-    header has no time, so the same game always packs to the same bytes."""
-    docs = game_frames(replay, seats_shown)
-    text = json.dumps(docs, separators=(",", ":"), ensure_ascii=True, sort_keys=True)
-    packed = base64.b64encode(gzip.compress(text.encode(), compresslevel=6, mtime=0))
+    document (`game_frames`), each with its `frames` turned into columns (`columns`),
+    which the viewer unpacks (DecompressionStream), turns back into frames and expands
+    as it does a fetched deal. A game's frames are ~440 KB of JSON, ~41 KB packed (the
+    views repeat from step to step; columns put alike values together, 12% smaller
+    than frames packed as they are); one file a game rather than one a deal keeps a
+    report of 10,000 games to 10,000 data files. The same game packs to the same bytes
+    (the gzip header has no time)."""
+    docs = [{**doc, "frames": columns(doc["frames"])} for doc in game_frames(replay, seats_shown)]
+    packed = base64.b64encode(gzip.compress(orjson.dumps(docs), compresslevel=6, mtime=0))
     return f'ArenaViewer.loadPacked({int(game_id)}, "{packed.decode()}");\n'
 
 
+def columns(frames: list[dict[str, Any]]) -> dict[str, list[Any]]:
+    """A deal's frames as one list per key, None where a frame has not the key (no
+    frame holds a None): `c`, `v`, `answer`, `auto`, `fault`, `end`."""
+    keys = sorted({key for frame in frames for key in frame})
+    return {key: [frame.get(key) for frame in frames] for key in keys}
+
+
+def rows(columns: Mapping[str, list[Any]]) -> list[dict[str, Any]]:
+    """The frames of `columns` (what the viewer does in JavaScript)."""
+    count = max((len(values) for values in columns.values()), default=0)
+    return [
+        {key: values[i] for key, values in columns.items() if values[i] is not None}
+        for i in range(count)
+    ]
+
+
 def unpack(script: str) -> list[dict[str, Any]]:
-    """The deals' documents of a `game_pack` script (what the viewer unpacks)."""
+    """The deals' arena-frames/1 documents of a `game_pack` script, as the viewer
+    unpacks them."""
     packed = script[script.index('"') + 1 : script.rindex('"')]
-    return json.loads(gzip.decompress(base64.b64decode(packed)))
+    docs = json.loads(gzip.decompress(base64.b64decode(packed)))
+    return [{**doc, "frames": rows(doc["frames"])} for doc in docs]

@@ -7,8 +7,9 @@
  * origin (a page of another origin may not read it); the static report's data is one
  * script a game, `ArenaViewer.loadPacked(ID, "...")`, inserted on demand, which works
  * from file:// where fetch() does not: base64 of the gzip of the JSON list of the
- * game's deal documents (arena/web/viewer_data.py game_pack), unpacked here with the
- * browser's DecompressionStream, each deal then loaded as a fetched one is.
+ * game's deal documents, their frames as columns (arena/web/viewer_data.py game_pack),
+ * unpacked here with the browser's DecompressionStream, each deal then loaded as a
+ * fetched one is.
  */
 (function () {
   "use strict";
@@ -451,10 +452,27 @@
     return new Response(stream).json();
   }
 
+  /* A packed deal's frames are columns, one list per key (null: not in that frame). */
+  function rows(columns) {
+    var keys = Object.keys(columns);
+    var count = keys.length ? columns[keys[0]].length : 0;
+    var frames = [];
+    for (var i = 0; i < count; i++) {
+      var frame = {};
+      keys.forEach(function (key) {
+        if (columns[key][i] !== null) frame[key] = columns[key][i];
+      });
+      frames.push(frame);
+    }
+    return frames;
+  }
+
   function loadPacked(gameId, packed) {
     unpack(packed).then(
       function (docs) {
-        docs.forEach(function (doc) { load(doc.deal, doc); });
+        docs.forEach(function (doc) {
+          load(doc.deal, Object.assign({}, doc, { frames: rows(doc.frames) }));
+        });
       },
       function () {
         $("status").textContent = "game " + gameId + "'s deals could not be unpacked";
