@@ -24,6 +24,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
+import multiprocessing
 import os
 import shutil
 import tempfile
@@ -428,7 +429,10 @@ def _built_games(
         finally:
             _worker.pop("db").close()
         return
+    # spawned, not forked: a fork of a process with threads (a server's, a test's) may
+    # inherit a lock held by one of them and wait on it for ever
+    context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(
-        jobs, initializer=_start_worker, initargs=(db_path, links, code)
+        jobs, context, initializer=_start_worker, initargs=(db_path, links, code)
     ) as pool:
         yield from pool.map(_work, work, chunksize=8)
