@@ -6,7 +6,7 @@
  * deal's data (#deal-urls). The server answers a deal as JSON, fetched from the same
  * origin (a page of another origin may not read it); the static report's data is one
  * script a game, `ArenaViewer.loadPacked(ID, "...")`, inserted on demand, which works
- * from file:// where fetch() does not: base64 of the gzip of the JSON list of the
+ * from file:// where fetch() does not: base85 of the gzip of the JSON list of the
  * game's deal documents, their frames as columns (arena/web/viewer_data.py game_pack),
  * unpacked here with the browser's DecompressionStream, each deal then loaded as a
  * fetched one is.
@@ -443,17 +443,39 @@
     document.head.appendChild(script);
   }
 
-  /* The report's packed game: base64 of gzip of [doc, doc, ...], one per deal. */
+  var B85 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~";
+
+  /* RFC 1924 base85 (Python's base64.b85encode): 5 characters for 4 bytes; a last group
+   * of n + 1 characters is n bytes, read as if padded with the last digit. */
+  function b85decode(text) {
+    var digit = {};
+    for (var d = 0; d < 85; d++) digit[B85.charCodeAt(d)] = d;
+    var rest = text.length % 5;
+    var bytes = new Uint8Array(Math.floor(text.length / 5) * 4 + (rest ? rest - 1 : 0));
+    var at = 0;
+    for (var i = 0; i < text.length; i += 5) {
+      var value = 0;
+      for (var j = i; j < i + 5; j++) {
+        value = value * 85 + (j < text.length ? digit[text.charCodeAt(j)] : 84);
+      }
+      var group = [value / 16777216, value / 65536, value / 256, value];
+      var take = i + 5 <= text.length ? 4 : rest - 1;
+      for (var k = 0; k < take; k++) bytes[at++] = Math.floor(group[k]) % 256;
+    }
+    return bytes;
+  }
+
+  /* The report's packed game: base85 of gzip of [doc, doc, ...], one per deal. */
   function unpack(packed) {
-    var binary = atob(packed);
-    var bytes = new Uint8Array(binary.length);
-    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    var bytes = b85decode(packed);
     var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
     return new Response(stream).json();
   }
 
-  /* A packed deal's frames are columns, one list per key (null: not in that frame). */
-  function rows(columns) {
+  /* A packed deal's frames are columns, one list per key (null: not in that frame); an
+   * answer that is a number is the first observer's event list's item at that index. */
+  function rows(columns, prefix) {
+    var events = prefix && prefix.events ? prefix.events[0] : [];
     var keys = Object.keys(columns);
     var count = keys.length ? columns[keys[0]].length : 0;
     var frames = [];
@@ -462,6 +484,7 @@
       keys.forEach(function (key) {
         if (columns[key][i] !== null) frame[key] = columns[key][i];
       });
+      if (typeof frame.answer === "number") frame.answer = events[frame.answer];
       frames.push(frame);
     }
     return frames;
@@ -471,7 +494,7 @@
     unpack(packed).then(
       function (docs) {
         docs.forEach(function (doc) {
-          load(doc.deal, Object.assign({}, doc, { frames: rows(doc.frames) }));
+          load(doc.deal, Object.assign({}, doc, { frames: rows(doc.frames, doc.prefix) }));
         });
       },
       function () {
