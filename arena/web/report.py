@@ -190,11 +190,6 @@ def _manifest(out: Path) -> dict[str, tuple[str, int, str]]:
     return listed
 
 
-def _listed(out: Path) -> set[str]:
-    """The files an earlier report in `out` wrote (its marker's list)."""
-    return set(_manifest(out))
-
-
 class _Writer:
     """The files of the report being made: each new or changed one written into the
     build folder, each unchanged one (same hash as the manifest says, and still there
@@ -325,6 +320,27 @@ def _write_all(
     league_ids = [store.league_id_by_name(db, name)[0] for name in names]
     games, paged = chosen_games(db, league_ids, choice)
     links = ReportLinks(None if len(paged) == len(games) else frozenset(paged), serve_url)
+    result = ReportResult(writer.out / "index.html", len(games), len(paged))
+    code = _code_key()
+    work = [(game_id, _game_key_before(writer, game_id)) for game_id in paged]
+    building = _built_games(db_path, links, code, work, jobs)
+    next(building)  # the games are being built while this process writes the other pages
+    try:
+        _write_pages(db, writer, links, names, league_ids)
+        _write_games(db, writer, links, code, building, result, progress)
+    finally:
+        building.close()
+    return result
+
+
+def _write_pages(
+    db: sqlite_utils.Database,
+    writer: _Writer,
+    links: ReportLinks,
+    names: list[str],
+    league_ids: list[int],
+) -> None:
+    """The static files and every page but the games'."""
     for path in sorted(STATIC.rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts:
             writer.put(f"static/{path.relative_to(STATIC).as_posix()}", path.read_bytes())
@@ -342,10 +358,19 @@ def _write_all(
         for match in store.match_records(db, league_id):
             context = pages.match_page(db, name, match["idx"])
             writer.page(links.match(name, match["idx"]), "match.html", links, context)
-    result = ReportResult(writer.out / "index.html", len(games), len(paged))
-    code = _code_key()
-    work = [(game_id, _game_key_before(writer, game_id)) for game_id in paged]
-    for done, (game_id, built) in enumerate(_built_games(db_path, links, code, work, jobs), 1):
+
+
+def _write_games(
+    db: sqlite_utils.Database,
+    writer: _Writer,
+    links: ReportLinks,
+    code: str,
+    building: Iterator[Any],
+    result: ReportResult,
+    progress: Callable[[int, int], None] | None,
+) -> None:
+    """Each game's page and frames as they are built (or left as they are)."""
+    for done, (game_id, built) in enumerate(building, 1):
         if built is None:  # unchanged: its page and frames stay as they are
             listed = all(writer.unchanged(n, key=writer.before[n][2]) for n in _game_files(game_id))
             if not listed:  # gone or edited since: build it after all
@@ -356,8 +381,7 @@ def _write_all(
             writer.put(links.game(game_id), page, key=key, hashed=hashed)
             writer.put(links.deal_data(game_id, 1), script.encode(), key=key)
         if progress:
-            progress(done, len(paged))
-    return result
+            progress(done, result.paged)
 
 
 def _game_files(game_id: int) -> tuple[str, str]:
@@ -418,11 +442,13 @@ def _built_games(
     code: str,
     work: list[tuple[int, str]],
     jobs: int | None,
-) -> Iterator[tuple[int, Built | None]]:
-    """Each game's (id, built files or None when unchanged), in order: in `jobs`
-    processes when there are games enough to be worth starting them."""
+) -> Iterator[tuple[int, Built | None] | None]:
+    """None once the games are asked for, then each game's (id, built files or None
+    when unchanged), in order: in `jobs` processes when there are games enough to be
+    worth starting them."""
     jobs = jobs or len(os.sched_getaffinity(0))
     if jobs <= 1 or len(work) < 8:
+        yield None
         _start_worker(db_path, links, code)
         try:
             yield from map(_work, work)
@@ -435,4 +461,10 @@ def _built_games(
     with ProcessPoolExecutor(
         jobs, context, initializer=_start_worker, initargs=(db_path, links, code)
     ) as pool:
-        yield from pool.map(_work, work, chunksize=8)
+        results = pool.map(_work, work, chunksize=8)  # every game asked for now
+        try:
+            yield None  # started: the caller writes its other pages meanwhile
+            yield from results
+        except GeneratorExit:  # the report failed: the games not built yet are not
+            pool.shutdown(cancel_futures=True)
+            raise

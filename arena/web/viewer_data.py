@@ -22,12 +22,6 @@ def deal_script(replay: Mapping[str, Any], deal: int) -> str:
     return frames_script(deal_frames(replay, deal, "all"))
 
 
-def game_scripts(replay: Mapping[str, Any]) -> list[str]:
-    """Every deal's script of a stored game, in order, from one pass through the engine
-    (`deal_script` per deal would play the game again up to each deal)."""
-    return [frames_script(doc) for doc in game_frames(replay, "all")]
-
-
 def frames_json(doc: Mapping[str, Any]) -> str:
     """One deal's frames as the JSON the served viewer fetches (ASCII, compact)."""
     return json.dumps(doc, separators=(",", ":"), ensure_ascii=True)
