@@ -41,7 +41,7 @@ def game_pack(replay: Mapping[str, Any], game_id: int, seats_shown: SeatsShown =
     gzip of the JSON list of every deal's arena-frames/1 document (`game_frames`), each
     with its `frames` turned into columns (`columns`), which the viewer unpacks
     (DecompressionStream), turns back into frames and expands as it does a fetched
-    deal. A game's frames are ~440 KB of JSON, ~36 KB packed (the views repeat from
+    deal. A game's frames are ~440 KB of JSON, ~38 KB packed (the views repeat from
     step to step; columns put alike values together, 12% smaller than frames packed as
     they are, and an answer that is the event the views' list holds next is its index
     there, 11% more); one file a game rather than one a deal keeps a report of 10,000
