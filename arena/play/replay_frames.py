@@ -85,13 +85,13 @@ def game_frames(replay: Mapping[str, Any], seats_shown: SeatsShown = "all") -> l
 def _frame_documents(
     replay: Mapping[str, Any], seats_shown: SeatsShown, only: int | None, by_parts: bool = True
 ) -> dict[int, dict[str, Any]]:
-    """Each deal's document. With `by_parts` (and a game that has `view_parts`), a
+    """Each deal's document. With `by_parts` (the game's `view_parts`), a
     step's views are made key by key, only the keys whose view fields changed
     (`_PartsEncoder`); else whole by `view_dict` and compared (`encode_views`): the same
     documents (tests/play/test_replay_frames.py), the first about five times faster."""
     game = get_game(replay["game"])
     observers = observers_of(game, seats_shown)
-    parts = getattr(game, "view_parts", None) if by_parts else None
+    parts = game.view_parts if by_parts else None
     steps: dict[int, Any] = {}
     for number, views, meta in _deal_steps(game, replay, observers, only, parts is None):
         fault = meta.get("fault")
