@@ -88,7 +88,7 @@ def _frame_documents(
     """Each deal's document. With `by_parts` (the game's `view_parts`), a
     step's views are made key by key, only the keys whose view fields changed
     (`_PartsEncoder`); else whole by `view_dict` and compared (`encode_views`): the same
-    documents (tests/play/test_replay_frames.py), the first about five times faster."""
+    documents (tests/play/test_frames_by_parts.py), the first about four times faster."""
     game = get_game(replay["game"])
     observers = observers_of(game, seats_shown)
     parts = game.view_parts if by_parts else None
