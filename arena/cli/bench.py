@@ -246,6 +246,21 @@ def bench_store(
     typer.echo("\n".join(measure(games).lines()))
 
 
+@command(bench_app, "report")
+def bench_report(
+    games: Annotated[int, typer.Option(min=4, help="Games stored (4 a match).")] = 10_000,
+    jobs: Annotated[
+        int, typer.Option(min=0, help="Processes building games' pages (0: one per core).")
+    ] = 0,
+) -> None:
+    """`arena report` of a league of GAMES games into a new folder, then again after the
+    league grew by a tenth: seconds and bytes (a game and in all), files, and what the
+    second report wrote (docs/benchmarks.md)."""
+    from arena.bench.report import bench_report as measure
+
+    typer.echo("\n".join(measure(games, jobs or None).lines()))
+
+
 @command(bench_app, "cluster")
 def bench_cluster(
     matches: Annotated[int, typer.Option(min=1, help="Seat-rotated matches (4 games each).")] = 16,

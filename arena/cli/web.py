@@ -158,14 +158,42 @@ def report(
     out: Annotated[Path, typer.Option("--out", help="The folder to write the report into.")],
     db: LeagueDb = Path("arena.db"),
     league: LatestLeague = None,
+    games: Annotated[
+        str,
+        typer.Option(
+            "--games",
+            help="Which games get a page and the replay viewer: all, none, last:N (the N "
+            "stored last) or best:N (the N closest finishes: smallest gap between the "
+            "two highest totals). The others are still listed, linked to --serve-url.",
+        ),
+    ] = "all",
+    serve_url: Annotated[
+        str,
+        typer.Option(
+            "--serve-url",
+            help="Where `arena serve` shows this database: a game without a page in the "
+            "report links to SERVE_URL/game/ID there.",
+        ),
+    ] = "http://127.0.0.1:8000",
+    jobs: Annotated[
+        int,
+        typer.Option(min=0, help="Processes building the games' pages (0: one per core)."),
+    ] = 0,
 ) -> None:
     """Write the league site as static files (no server, no network: it works from
-    file:// and any static host). Without --league, every league in the database."""
-    from arena.web.report import write_report
+    file:// and any static host). Without --league, every league in the database.
+    Into an earlier report's folder, only what changed is written."""
+    from arena.web.report import build_report
 
     def progress(done: int, total: int) -> None:
         if sys.stderr.isatty():
             typer.echo(f"\rgames {done} of {total}", nl=done == total, err=True)
 
-    index = write_report(db, out, league, progress)
-    typer.echo(str(index.resolve()))
+    result = build_report(db, out, league, progress, games, serve_url, jobs or None)
+    typer.echo(
+        f"{result.paged} of {result.games} games with a page; {result.written_files} of "
+        f"{result.files} files written ({result.written_bytes / 1e6:.1f} of "
+        f"{result.bytes / 1e6:.1f} MB), the rest unchanged",
+        err=True,
+    )
+    typer.echo(str(result.index.resolve()))

@@ -106,6 +106,10 @@ class Game(Protocol):
     def view_dict(self, view: Any) -> dict[str, Any]:
         """A view as plain JSON-able data with card codes (for the wire and for humans)."""
 
+    # `view_dict` key by key: (key, the view fields it is made from, view -> value), in
+    # `view_dict`'s order, so that the viewer's frames make again only what changed.
+    view_parts: tuple[tuple[str, tuple[str, ...], Any], ...]
+
     def action_event(self, action: Action) -> Event:
         """The action as a replay event without its seat, e.g. {"type": "play", "card": "4C"}."""
 

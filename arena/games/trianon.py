@@ -748,6 +748,30 @@ def options_dict(options: TrianonOptions) -> dict[str, Any]:
     return dict(options.__dict__)
 
 
+# `view_dict` key by key, each with the view fields it is made from: the viewer's frames
+# (arena/play/replay_frames.py) make again only the keys whose fields changed since the
+# step before. tests/play/test_replay_frames.py checks that these give `view_dict` exactly.
+VIEW_PARTS: tuple[tuple[str, tuple[str, ...], Any], ...] = (
+    ("seat", ("seat",), lambda v: v.seat),
+    ("deal", ("deal",), lambda v: v.deal),
+    ("dealer", ("dealer",), lambda v: v.dealer),
+    ("declarer", ("declarer",), lambda v: v.declarer),
+    ("bid", ("contract",), lambda v: BID_CODES[v.contract] if v.contract >= 0 else ""),
+    ("trump", ("trump",), lambda v: "CDHS"[v.trump] if v.trump >= 0 else ""),
+    ("hand", ("hand",), lambda v: codes_of(v.hand)),
+    ("events", ("events",), lambda v: [_SEAT_EVENTS[s][a] for s, a in v.events]),
+    ("trick", ("trick",), lambda v: [{"seat": s, "card": CARD_CODES[c]} for s, c in v.trick]),
+    ("tricks_won", ("tricks_won",), lambda v: list(v.tricks_won)),
+    ("cards_left", ("events",), lambda v: list(v.cards_left)),
+    ("deal_scores", ("deal_scores",), lambda v: [list(s) for s in v.deal_scores]),
+    ("totals", ("totals",), lambda v: list(v.totals)),
+    ("to_move", ("to_move",), lambda v: v.to_move),
+    ("kind", ("kind",), lambda v: v.kind),
+    ("legal", ("legal",), lambda v: [action_event(a) for a in v.legal]),
+    ("options", ("options",), lambda v: options_dict(v.options)),
+)
+
+
 def _record_dict(record: dict[str, Any]) -> dict[str, Any]:
     return {
         "number": record["number"],
@@ -830,6 +854,7 @@ class Trianon:
     apply_legal = staticmethod(apply_legal)
     observe = staticmethod(observe)
     view_dict = staticmethod(view_dict)
+    view_parts = VIEW_PARTS
     action_event = staticmethod(action_event)
     parse_event = staticmethod(parse_event)
     describe_action = staticmethod(describe_action)

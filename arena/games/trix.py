@@ -853,6 +853,42 @@ def options_dict(options: TrixOptions) -> dict[str, Any]:
     return dict(options.__dict__)
 
 
+# `view_dict` key by key, each with the view fields it is made from: the viewer's frames
+# (arena/play/replay_frames.py) make again only the keys whose fields changed since the
+# step before, rather than every key of four views at each of a game's ~1,100 steps.
+# tests/play/test_replay_frames.py checks that these give `view_dict` exactly.
+VIEW_PARTS: tuple[tuple[str, tuple[str, ...], Any], ...] = (
+    ("seat", ("seat",), lambda v: v.seat),
+    ("deal", ("deal",), lambda v: v.deal),
+    ("king", ("king",), lambda v: v.king),
+    ("first_king", ("first_king",), lambda v: v.first_king),
+    ("contract", ("contract",), lambda v: CONTRACTS[v.contract] if v.contract >= 0 else ""),
+    (
+        "contracts_left",
+        ("contracts_left",),
+        lambda v: [CONTRACTS[c] for c in range(5) if v.contracts_left >> c & 1],
+    ),
+    ("hand", ("hand",), lambda v: codes_of(v.hand)),
+    ("exposed", ("exposed",), lambda v: [codes_of(m) for m in v.exposed]),
+    ("events", ("events",), lambda v: [_event_dict(s, a) for s, a in v.events]),
+    ("trick", ("trick",), lambda v: [{"seat": s, "card": CARD_CODES[c]} for s, c in v.trick]),
+    ("tricks_won", ("tricks_won",), lambda v: list(v.tricks_won)),
+    ("rows", ("rows",), lambda v: codes_of(v.rows)),
+    ("finished", ("finished",), lambda v: list(v.finished)),
+    (
+        "cards_left",
+        ("contract", "tricks_won", "trick", "events"),
+        lambda v: list(v.cards_left),
+    ),
+    ("deal_scores", ("deal_scores",), lambda v: [list(s) for s in v.deal_scores]),
+    ("totals", ("totals",), lambda v: list(v.totals)),
+    ("to_move", ("to_move",), lambda v: v.to_move),
+    ("kind", ("kind",), lambda v: v.kind),
+    ("legal", ("legal",), lambda v: [action_event(a) for a in v.legal]),
+    ("options", ("options",), lambda v: options_dict(v.options)),
+)
+
+
 # Play events are made once and shared by every replay: most events are plays, and a
 # replay is built for every game. Replay event dicts must therefore never be mutated;
 # the referee copies an event before it marks it (`"auto"`).
@@ -971,6 +1007,7 @@ class Trix:
     apply_legal = staticmethod(apply_legal)
     observe = staticmethod(observe)
     view_dict = staticmethod(view_dict)
+    view_parts = VIEW_PARTS
     action_event = staticmethod(action_event)
     parse_event = staticmethod(parse_event)
     describe_action = staticmethod(describe_action)

@@ -41,6 +41,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
+from itertools import compress
+from operator import ne
 from typing import Any, Literal
 
 from arena.errors import ConfigError
@@ -81,15 +83,25 @@ def game_frames(replay: Mapping[str, Any], seats_shown: SeatsShown = "all") -> l
 
 
 def _frame_documents(
-    replay: Mapping[str, Any], seats_shown: SeatsShown, only: int | None
+    replay: Mapping[str, Any], seats_shown: SeatsShown, only: int | None, by_parts: bool = True
 ) -> dict[int, dict[str, Any]]:
+    """Each deal's document. With `by_parts` (the game's `view_parts`), a
+    step's views are made key by key, only the keys whose view fields changed
+    (`_PartsEncoder`); else whole by `view_dict` and compared (`encode_views`): the same
+    documents (tests/play/test_frames_by_parts.py), the first about four times faster."""
     game = get_game(replay["game"])
     observers = observers_of(game, seats_shown)
-    steps: dict[int, tuple[list[list[dict[str, Any]]], list[dict[str, Any]]]] = {}
-    for number, views, meta in _deal_steps(game, replay, observers, only):
+    parts = game.view_parts if by_parts else None
+    steps: dict[int, Any] = {}
+    for number, views, meta in _deal_steps(game, replay, observers, only, parts is None):
         fault = meta.get("fault")
         if fault is not None and seats_shown != "all" and fault.get("seat") != seats_shown:
             meta["fault"] = {k: fault[k] for k in PUBLIC_FAULT_KEYS if k in fault}
+        if parts is not None:
+            if number not in steps:
+                steps[number] = _PartsEncoder(parts, len(observers))
+            steps[number].add(views, meta)
+            continue
         deal_views, deal_meta = steps.setdefault(number, ([], []))
         deal_views.append(views)
         deal_meta.append(meta)
@@ -100,12 +112,115 @@ def _frame_documents(
             "deal": number,
             "seats_shown": seats_shown,
             "observers": observers,
-            "complete": bool(meta[-1].get("end")),
+            "complete": bool(frames["frames"][-1].get("end")),
             "scores": replay["deals"][number - 1].get("scores"),
-            **encode_views(views, meta),
+            **frames,
         }
-        for number, (views, meta) in steps.items()
+        for number, frames in (
+            (n, deal.encoded() if parts is not None else encode_views(*deal))
+            for n, deal in steps.items()
+        )
     }
+
+
+def _same(view: Any, other: Any, fields: Sequence[int]) -> bool:
+    """Whether two views hold the same values in `fields`."""
+    if len(fields) == 1:
+        return bool(view[fields[0]] == other[fields[0]])
+    return all(view[f] == other[f] for f in fields)
+
+
+class _PartsEncoder:
+    """One deal's `prefix` and `frames` from the observers' view tuples (as `observe`
+    gives them), step by step: a key of a view is made again (`view_parts`) only when a
+    field it is made from changed since the step before, and kept when its value did
+    not change; a prefix key is held as its length, and its longest list is made once.
+    What `encode_views` gives from the whole `view_dict`s."""
+
+    def __init__(self, parts: Sequence[tuple[str, tuple[str, ...], Any]], observers: int):
+        self.parts = parts
+        self.observers = observers
+        self.fields: list[list[int]] | None = None  # view field index -> its keys' indexes
+        self.previous: list[Any] = [None] * observers
+        self.current: list[dict[str, Any]] = [{} for _ in range(observers)]
+        self.longest: list[Any] = [None] * observers  # the view with the longest prefix
+        self.frames: list[dict[str, Any]] = []
+        self.prefix = [i for i, part in enumerate(parts) if part[0] in PREFIX_KEYS]
+        self.made_from: list[list[int]] = []  # key index -> its view fields' indexes
+        self.order: dict[str, int] = {}  # key -> its place in `view_dict`
+
+    def add(self, views: Sequence[Any], meta: Mapping[str, Any]) -> None:
+        if self.fields is None:
+            names = type(views[0])._fields
+            self.fields = [[] for _ in names]
+            for k, (_, made_from, _) in enumerate(self.parts):
+                for name in made_from:
+                    self.fields[names.index(name)].append(k)
+            self.made_from = [[names.index(n) for n in p[1]] for p in self.parts]
+            self.order = {p[0]: k for k, p in enumerate(self.parts)}
+        changed: list[dict[str, Any]] = []
+        made: dict[int, Any] = {}  # this step's values made for the first observer
+        first_view = views[0]
+        for i, view in enumerate(views):
+            before, current = self.previous[i], self.current[i]
+            if before is None:
+                keys: Any = range(len(self.parts))
+            else:
+                keys = set()
+                for f in compress(range(len(view)), map(ne, view, before)):
+                    keys.update(self.fields[f])
+            mine = {}
+            for k in keys:
+                key = self.parts[k][0]
+                if k in self.prefix:
+                    value = self._prefix_length(i, view, self.made_from[k][0])
+                elif i and k in made and _same(view, first_view, self.made_from[k]):
+                    value = made[k]  # the same fields as the first observer's: its value
+                else:
+                    value = self.parts[k][2](view)
+                    if not i:
+                        made[k] = value
+                if key not in current or current[key] != value:
+                    mine[key] = current[key] = value
+            changed.append(mine)
+            self.previous[i] = view
+        union = set().union(*changed)
+        first = self.current[0]
+        count = len(self.current)
+        common = {
+            k: first[k]
+            for k in sorted(union, key=self.order.__getitem__)
+            if [c[k] for c in self.current].count(first[k]) == count
+        }
+        out: dict[str, Any] = {}
+        if common:
+            out["c"] = common
+        own = {}
+        for i, mine in enumerate(changed):
+            left = {k: v for k, v in mine.items() if k not in common}
+            if left:
+                own[str(i)] = left
+        if own:
+            out["v"] = own
+        self.frames.append({**out, **meta})
+
+    def _prefix_length(self, i: int, view: Any, field: int) -> int:
+        """The view's prefix list's length, once checked against the longest so far."""
+        items, longest = view[field], self.longest[i]
+        if longest is not None:
+            short, long = sorted((items, longest[field]), key=len)
+            if long[: len(short)] != short:
+                raise ValueError(f"step {len(self.frames)}: a view's list is not a prefix")
+        if longest is None or len(items) > len(longest[field]):
+            self.longest[i] = view
+        return len(items)
+
+    def encoded(self) -> dict[str, Any]:
+        prefix = {
+            self.parts[k][0]: _shared(iter([self.parts[k][2](v) for v in self.longest]))
+            for k in self.prefix
+        }
+        return {"prefix": prefix, "frames": self.frames}
 
 
 def observers_of(game: Game, seats_shown: SeatsShown) -> list[int]:
@@ -123,10 +238,11 @@ def observers_of(game: Game, seats_shown: SeatsShown) -> list[int]:
 
 
 def _deal_steps(
-    game: Game, replay: Mapping[str, Any], observers: list[int], only: int | None
-) -> Iterator[tuple[int, list[dict[str, Any]], dict[str, Any]]]:
+    game: Game, replay: Mapping[str, Any], observers: list[int], only: int | None, as_dicts: bool
+) -> Iterator[tuple[int, list[Any], dict[str, Any]]]:
     """(deal number, the observers' views, the step's decision) at every step of every
-    deal, or of deal `only`: each decision's state, then each ended deal's end."""
+    deal, or of deal `only`: each decision's state, then each ended deal's end. The
+    views as `view_dict`s, or as `observe` gives them."""
     deals = replay["deals"]
     faults = replay.get("faults", [])
     for state, event, action in replay_steps(game, replay, replay_options(game, replay), True):
@@ -135,13 +251,16 @@ def _deal_steps(
             if number > only:
                 return
             continue
-        views = [game.view_dict(game.observe(state, seat)) for seat in observers]
+        views = [game.observe(state, seat) for seat in observers]
+        if as_dicts:
+            views = [game.view_dict(view) for view in views]
         if event is None:  # a game in progress: nobody has answered yet
             yield number, views, {}
             return
         yield number, views, _decision(faults, state.to_move, number, at, event)
         if at == len(deals[number - 1]["events"]) - 1 and deals[number - 1].get("scores"):
-            yield number, _deal_end(game, state, action, observers, number), {"end": True}
+            end = _deal_end(game, state, action, observers, number)
+            yield number, [game.view_dict(v) for v in end] if as_dicts else end, {"end": True}
 
 
 def _decision(
@@ -157,9 +276,7 @@ def _decision(
     return out
 
 
-def _deal_end(
-    game: Game, state: Any, action: int, observers: list[int], number: int
-) -> list[dict[str, Any]]:
+def _deal_end(game: Game, state: Any, action: int, observers: list[int], number: int) -> list[Any]:
     """The views once the deal's last event is played, on a copy of the state whose
     game ends there (the real one goes on to the next deal's start)."""
     end = game.last_deal_copy(state)
@@ -169,7 +286,7 @@ def _deal_end(
             f"deal {number} of the replay ends after event {len(state.events)}, "
             "but the game's deal goes on there: it was not written by this arena"
         )
-    return [game.view_dict(game.observe(end, seat)) for seat in observers]
+    return [game.observe(end, seat) for seat in observers]
 
 
 def encode_views(

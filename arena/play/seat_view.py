@@ -183,15 +183,18 @@ def _event(deals: list[Any], index: int, at: int) -> Mapping[str, Any]:
 
 def _action(game: Game, state: Any, event: Mapping[str, Any], index: int, at: int) -> int:
     """The engine action of `event`, checked against the game as the engine plays it."""
-    where = f"deal {index + 1} event {at} of the replay ({json.dumps(dict(event))})"
+
+    def where() -> str:  # made only for an error: every step of every replay comes here
+        return f"deal {index + 1} event {at} of the replay ({json.dumps(dict(event))})"
+
     if event.get("seat") != state.to_move:
-        raise ConfigError(f"{where} is not seat {state.to_move}'s, whose turn the rules make it")
+        raise ConfigError(f"{where()} is not seat {state.to_move}'s, whose turn the rules make it")
     try:
         action = game.parse_event(event)
     except IllegalAction as err:
-        raise ConfigError(f"{where}: {err}") from None
+        raise ConfigError(f"{where()}: {err}") from None
     if action not in state.legal:
-        raise ConfigError(f"{where} is not a legal {state.kind} action there")
+        raise ConfigError(f"{where()} is not a legal {state.kind} action there")
     return action
 
 

@@ -75,9 +75,15 @@ def file_part(name: str) -> str:
 
 
 class ReportLinks(Links):
-    """The static report's links: flat file names in one folder, relative."""
+    """The static report's links: flat file names in one folder, relative. A game
+    without a page in the report (`arena report --games`) links to the same game on
+    `arena serve` at `serve_url` instead."""
 
     live = False
+
+    def __init__(self, paged: frozenset[int] | None = None, serve_url: str = "") -> None:
+        self.paged = paged  # the games that have a page; None: every game
+        self.serve_url = serve_url.rstrip("/")
 
     def index(self) -> str:
         return "index.html"
@@ -101,10 +107,13 @@ class ReportLinks(Links):
         step: int | None = None,
         event: int | None = None,
     ) -> str:
+        if self.paged is not None and game_id not in self.paged:
+            return f"{self.serve_url}/game/{game_id}{_fragment(deal, step, event)}"
         return f"game-{game_id}.html{_fragment(deal, step, event)}"
 
     def deal_data(self, game_id: int, deal: int) -> str:
-        return f"data/game-{game_id}-deal-{deal}.js"
+        """Every deal of a game is in one script, the game's packed frames."""
+        return f"data/game-{game_id}.js"
 
     def static(self, name: str) -> str:
         return f"static/{name}"

@@ -32,9 +32,14 @@ def ago(timestamp: float | None) -> str:
     return f"{seconds / 3600:.1f} h ago"
 
 
-def render_page(template: str, links: Links, context: dict[str, Any]) -> str:
-    """`template` with `context`; `league` and `live_page` default to none and true."""
-    made = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+def render_page(
+    template: str, links: Links, context: dict[str, Any], made: str | None = None
+) -> str:
+    """`template` with `context`; `league` and `live_page` default to none and true.
+    `made` is the time the page says it was made (now unless given: the static report
+    gives a placeholder, so that a page whose content did not change is not rewritten)."""
+    if made is None:
+        made = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
     values = {"league": None, "live_page": True, **context}
     return ENV.get_template(template).render(
         links=links, static=links.static, ago=ago, made=made, **values

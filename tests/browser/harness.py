@@ -1,8 +1,9 @@
 """A game page of any replay for the viewer's browser tests: rendered by the site's
 own template and links exactly as `arena report` writes a game's page (the static
-files copied beside it, each deal a loader script), opened from file://. Stored games
-are tested through `arena serve` and a real report too (tests/browser/test_site.py);
-this page lets the tests choose the game (one with faults, one still being played).
+files copied beside it, the game's deals in one packed loader script), opened from
+file://. Stored games are tested through `arena serve` and a real report too
+(tests/browser/test_site.py); this page lets the tests choose the game (one with
+faults, one still being played).
 
 `python -m tests.browser.harness REPLAY.json OUT_DIR [public]` writes one to look at.
 """
@@ -16,10 +17,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from arena.play.replay_frames import SeatsShown, deal_script, game_frames, game_outline
+from arena.play.replay_frames import SeatsShown, game_outline
 from arena.web.links import ReportLinks
 from arena.web.render import render_page
 from arena.web.report import STATIC
+from arena.web.viewer_data import game_pack
 
 GAME_ID = 1
 
@@ -29,10 +31,8 @@ def write_game_page(replay: Mapping[str, Any], out: Path, seats_shown: SeatsShow
     links = ReportLinks()
     shutil.copytree(STATIC, out / "static", dirs_exist_ok=True)
     (out / "data").mkdir(parents=True, exist_ok=True)
-    urls = []
-    for doc in game_frames(replay, seats_shown):
-        urls.append(links.deal_data(GAME_ID, doc["deal"]))
-        (out / urls[-1]).write_text(deal_script(doc))
+    urls = [links.deal_data(GAME_ID, n + 1) for n in range(len(replay["deals"]))]
+    (out / urls[0]).write_text(game_pack(replay, GAME_ID, seats_shown))  # every deal's
     context = {
         "title": "game",
         "game_id": GAME_ID,

@@ -230,3 +230,26 @@ def test_the_page_reads_on_a_phone(page, game_page) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide on a 390 px screen"
     assert json.loads(page.text_content("#game-outline"))["game"] == "trianon"
+
+
+@pytest.mark.parametrize("which", ["trix", "trianon"])
+def test_the_packed_game_unpacks_in_the_browser_to_the_engines_views(
+    page, game_page, which
+) -> None:
+    """The report's one script a game (gzip, base64, frames as columns) unpacked and
+    expanded by viewer.js gives, at every step of every deal, every seat's view exactly
+    as the engine's observe() gave it (the test's own walk of the replay)."""
+    replay = trix_replay() if which == "trix" else trianon_replay()
+    expected = observed(replay, list(range(len(replay["players"]))))
+    open_at(page, game_page(replay), 1, 0)
+    page.wait_for_function(
+        "n => Object.keys(ArenaViewer.state.deals).length === n", arg=len(expected)
+    )
+    shown = page.evaluate(
+        "() => Object.fromEntries(Object.entries(ArenaViewer.state.deals)"
+        ".map(([deal, d]) => [deal, d.views]))"
+    )
+    assert sorted(map(int, shown)) == sorted(expected)
+    for deal, (views, _) in expected.items():
+        assert len(shown[str(deal)]) == len(views) > 10
+        assert shown[str(deal)] == views, deal

@@ -79,6 +79,17 @@ def data_version(db: sqlite_utils.Database) -> list[Any]:
     return [list(v) if v is not None else None for v in version]
 
 
+def league_game_totals(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any]]:
+    """Every stored game of the league with its totals, by id (the static report's
+    `--games best:N` picks the closest finishes without reading a replay)."""
+    return [
+        {"id": row["id"], "totals": json.loads(row["totals"]) if row["totals"] else []}
+        for row in db.query(
+            "SELECT id, totals FROM games WHERE league_id = ? ORDER BY id", [league_id]
+        )
+    ]
+
+
 def entrant_games(
     db: sqlite_utils.Database,
     league_id: int,

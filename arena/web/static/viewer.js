@@ -4,9 +4,12 @@
  * observe() built it (arena/play/replay_frames.py): nothing here works out what a seat
  * could see. The page holds the game's outline (#game-outline) and the URL of each
  * deal's data (#deal-urls). The server answers a deal as JSON, fetched from the same
- * origin (a page of another origin may not read it); the static report's deal is a
- * script, `ArenaViewer.load(N, {...})`, inserted on demand, which works from file://
- * where fetch() does not.
+ * origin (a page of another origin may not read it); the static report's data is one
+ * script a game, `ArenaViewer.loadPacked(ID, "...")`, inserted on demand, which works
+ * from file:// where fetch() does not: base85 of the gzip of the JSON list of the
+ * game's deal documents, their frames as columns (arena/web/viewer_data.py game_pack),
+ * unpacked here with the browser's DecompressionStream, each deal then loaded as a
+ * fetched one is.
  */
 (function () {
   "use strict";
@@ -52,6 +55,7 @@
     onlySeat: null, // the seat whose view alone the page holds (an author's test match)
     timer: null,
     waiting: null, // the deal whose data is being loaded
+    scripts: {}, // the data scripts inserted (the report's one per game), by URL
     event: null, // a replay event asked for by the address, until its deal is loaded
   };
 
@@ -428,10 +432,75 @@
       }).then(function (doc) { load(deal, doc); }, failed);
       return;
     }
+    if (state.scripts[url]) return; // asked already: the game's one script holds every deal
+    state.scripts[url] = true;
     var script = document.createElement("script");
     script.src = url;
-    script.onerror = failed;
+    script.onerror = function () {
+      delete state.scripts[url];
+      failed();
+    };
     document.head.appendChild(script);
+  }
+
+  var B85 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~";
+
+  /* RFC 1924 base85 (Python's base64.b85encode): 5 characters for 4 bytes; a last group
+   * of n + 1 characters is n bytes, read as if padded with the last digit. */
+  function b85decode(text) {
+    var digit = {};
+    for (var d = 0; d < 85; d++) digit[B85.charCodeAt(d)] = d;
+    var rest = text.length % 5;
+    var bytes = new Uint8Array(Math.floor(text.length / 5) * 4 + (rest ? rest - 1 : 0));
+    var at = 0;
+    for (var i = 0; i < text.length; i += 5) {
+      var value = 0;
+      for (var j = i; j < i + 5; j++) {
+        value = value * 85 + (j < text.length ? digit[text.charCodeAt(j)] : 84);
+      }
+      var group = [value / 16777216, value / 65536, value / 256, value];
+      var take = i + 5 <= text.length ? 4 : rest - 1;
+      for (var k = 0; k < take; k++) bytes[at++] = Math.floor(group[k]) % 256;
+    }
+    return bytes;
+  }
+
+  /* The report's packed game: base85 of gzip of [doc, doc, ...], one per deal. */
+  function unpack(packed) {
+    var bytes = b85decode(packed);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).json();
+  }
+
+  /* A packed deal's frames are columns, one list per key (null: not in that frame); an
+   * answer that is a number is the first observer's event list's item at that index. */
+  function rows(columns, prefix) {
+    var events = prefix && prefix.events ? prefix.events[0] : [];
+    var keys = Object.keys(columns);
+    var count = keys.length ? columns[keys[0]].length : 0;
+    var frames = [];
+    for (var i = 0; i < count; i++) {
+      var frame = {};
+      keys.forEach(function (key) {
+        if (columns[key][i] !== null) frame[key] = columns[key][i];
+      });
+      if (typeof frame.answer === "number") frame.answer = events[frame.answer];
+      frames.push(frame);
+    }
+    return frames;
+  }
+
+  function loadPacked(gameId, packed) {
+    unpack(packed).then(
+      function (docs) {
+        docs.forEach(function (doc) {
+          load(doc.deal, Object.assign({}, doc, { frames: rows(doc.frames, doc.prefix) }));
+        });
+      },
+      function () {
+        $("status").textContent = "game " + gameId + "'s deals could not be unpacked";
+      }
+    );
   }
 
   function load(deal, doc) {
@@ -619,7 +688,15 @@
     readHash();
   }
 
-  window.ArenaViewer = { expand: expand, load: load, go: go, state: state, atEnd: atEnd };
+  window.ArenaViewer = {
+    expand: expand,
+    load: load,
+    loadPacked: loadPacked,
+    unpack: unpack,
+    go: go,
+    state: state,
+    atEnd: atEnd,
+  };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();
