@@ -14,14 +14,13 @@ left as it was). Nothing is asserted.
 
 from __future__ import annotations
 
-import dataclasses
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.bench.web import restaged
 from arena.league.definition.config import load_league
-from arena.league.definition.records import PlayedGame, PlayedMatch
 from arena.league.running.runner import league_schedule
 from arena.league.standings.ratings import Rater, rate_prefix
 from arena.league.store import ensure_league, open_db, replace_ratings, store_match
@@ -112,7 +111,7 @@ class _League:
             league_id = ensure_league(db, self.config)
             names = [entrant.name for entrant in self.config.entrants]
             for match in self.schedule[len(self.outcomes) : upto]:
-                record = _restaged(
+                record = restaged(
                     self.played[match.index % TEMPLATES],
                     match.index,
                     match.seed,
@@ -127,21 +126,6 @@ class _League:
             replace_ratings(db, league_id, rows)
         finally:
             db.close()
-
-
-def _restaged(played: PlayedMatch, index: int, seed: str, entrants: tuple[str, ...]) -> PlayedMatch:
-    """A played match's games as if `entrants` had played them at match `index`."""
-    renamed = dict(zip(played.entrants, entrants, strict=True))
-    games = tuple(
-        PlayedGame(
-            game.rotation,
-            tuple(renamed[p] for p in game.players),
-            {**game.replay, "players": [renamed[p] for p in game.players]},
-            game.decisions,
-        )
-        for game in played.games
-    )
-    return dataclasses.replace(played, index=index, seed=seed, entrants=entrants, games=games)
 
 
 def bench_report(games: int = 10_000, jobs: int | None = None) -> ReportBench:

@@ -162,7 +162,7 @@ def build_league(
         rater = Rater(config.ratings, names, config.rate_by, config.forfeit_faults)
         outcomes = {}
         for match in schedule:
-            record = _restaged(
+            record = restaged(
                 played[match.index % templates], match.index, match.seed, tuple(match.entrants)
             )
             store_match(db, league_id, record)
@@ -190,7 +190,7 @@ def build_league(
     return db_path
 
 
-def _restaged(played: PlayedMatch, index: int, seed: str, entrants: tuple[str, ...]) -> PlayedMatch:
+def restaged(played: PlayedMatch, index: int, seed: str, entrants: tuple[str, ...]) -> PlayedMatch:
     """A played match's games as if `entrants` had played them at match `index`."""
     renamed = dict(zip(played.entrants, entrants, strict=True))
     games = tuple(
