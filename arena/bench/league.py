@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -313,27 +312,13 @@ def transport_cpu(counter: RunCpu, size: int, round_trips: int) -> TransportCpu:
     `round_trips` messages of `size` bytes on a Play-like stream, each to the next
     server in turn, as a game's decisions go round its bots, awaited one at a time;
     the client's CPU (this process) and the servers' counted together."""
+    from arena.bench.referee import echo_servers
     from arena.bench.referee import round_trips as send
-    from arena.bots.process import BotProcess, wait_for_socket
-    from arena.errors import ArenaError
 
     message = b"\x0a" * size
     method = "/arena.bench.Echo/Stream"
     with tempfile.TemporaryDirectory(prefix="arena-bench-echo-") as name:
-        echoes = [
-            BotProcess(
-                [sys.executable, "-c", "from arena.bench.referee import serve_echo; serve_echo()"],
-                Path(name) / f"echo{i}.log",
-            )
-            for i in range(4)
-        ]
-        try:
-            for echo in echoes:
-                echo.start()
-            for echo in echoes:
-                if not wait_for_socket(echo.socket_path, echo, 10):
-                    raise ArenaError(f"the bench's echo server did not start: {echo.log_path}")
-            addresses = [echo.address for echo in echoes]
+        with echo_servers(Path(name)) as addresses:
             warm = [(i % 4, message) for i in range(200)]
             send(addresses, method, "stream", messages=warm, warm_up=warm)
             messages = [(i % 4, message) for i in range(round_trips)]
@@ -341,9 +326,6 @@ def transport_cpu(counter: RunCpu, size: int, round_trips: int) -> TransportCpu:
             send(addresses, method, "stream", messages=messages, warm_up=[])
             seconds = time.perf_counter() - start
             cpu = counter.seconds() - cpu_start
-        finally:
-            for echo in echoes:
-                echo.close()
     return TransportCpu(round_trips, size, cpu, seconds)
 
 

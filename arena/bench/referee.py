@@ -11,7 +11,10 @@ Nothing is asserted.
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -128,6 +131,26 @@ def serve_echo() -> None:
     run_main(main())  # the SDK's loop, as a bot's
 
 
+@contextmanager
+def echo_servers(logs: Path, count: int = 4) -> Iterator[list[str]]:
+    """`count` echo servers (`serve_echo`, each a process of its own, logging into
+    `logs`) started and answering; their addresses, and the servers ended after."""
+    from arena.bots.process import BotProcess, wait_for_socket
+
+    command = [sys.executable, "-c", "from arena.bench.referee import serve_echo; serve_echo()"]
+    echoes = [BotProcess(command, logs / f"echo{i}.log") for i in range(count)]
+    try:
+        for echo in echoes:
+            echo.start()
+        for echo in echoes:
+            if not wait_for_socket(echo.socket_path, echo, 10):
+                raise ArenaError(f"the bench's echo server did not start; its log: {echo.log_path}")
+        yield [echo.address for echo in echoes]
+    finally:
+        for echo in echoes:
+            echo.close()
+
+
 def bare_round_trip(addresses: list[str], size: int, transport: str, count: int = 2000) -> float:
     """Mean microseconds for one message each way, the way RemotePlayer sends them
     (grpc.aio, on this thread's event loop), to each echo server of `addresses` in turn,
@@ -210,9 +233,6 @@ def bench_referee(games: int = 6, transport: str = "stream") -> RefereeFigures:
 
 
 def _bench_referee(games: int, transport: str, logs: Path) -> RefereeFigures:
-    import sys
-
-    from arena.bots.process import BotProcess, wait_for_socket
     from arena.bots.remote.player import RemotePlayer
     from arena.bots.remote.settings import RemoteSettings
     from arena.bots.spec import started_players
@@ -258,24 +278,9 @@ def _bench_referee(games: int, transport: str, logs: Path) -> RefereeFigures:
             [p.address for p in remote], method, transport, messages=sent, warm_up=warm_up
         )
     size = int(sum(len(message) for _, message in sent) / len(sent))
-    echoes = [
-        BotProcess(
-            [sys.executable, "-c", "from arena.bench.referee import serve_echo; serve_echo()"],
-            logs / f"echo{i}.log",
-        )
-        for i in range(4)
-    ]
-    try:
-        for echo in echoes:
-            echo.start()
-        for echo in echoes:
-            if not wait_for_socket(echo.socket_path, echo, 10):
-                raise ArenaError(f"the bench's echo server did not start; its log: {echo.log_path}")
-        bare = bare_round_trip([echoes[0].address], size, transport)
-        bare_four = bare_round_trip([echo.address for echo in echoes], size, transport)
-    finally:
-        for echo in echoes:
-            echo.close()
+    with echo_servers(logs) as addresses:
+        bare = bare_round_trip(addresses[:1], size, transport)
+        bare_four = bare_round_trip(addresses, size, transport)
     return RefereeFigures(
         games, decisions, seconds, referee_seconds, size, bare, wait_seconds, bare_four, floor
     )
