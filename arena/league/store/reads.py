@@ -264,20 +264,26 @@ def stored_deal_key(db: sqlite_utils.Database, league_id: int) -> str:
     return (row[0] if row else None) or ""
 
 
-def match_records(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any]]:
+def match_records(
+    db: sqlite_utils.Database, league_id: int, latest: int | None = None
+) -> list[dict[str, Any]]:
     """The league's stored matches in schedule order: idx, entrants (a list), seconds,
     games, finished_at, worker (migration 9: who played it) and overload_replays (0 for
-    matches stored before migration 7)."""
+    matches stored before migration 7). With `latest`, only the last `latest` of them,
+    newest first: read backwards by the index of matches by league and index, where
+    all of them are read otherwise (a page's latest matches of a league of millions)."""
     replays = (
         "COALESCE(overload_replays, 0)" if "overload_replays" in db["matches"].columns_dict else "0"
     )
+    order = "ORDER BY idx" if latest is None else "ORDER BY idx DESC LIMIT ?"
+    params = [league_id] if latest is None else [league_id, int(latest)]
     return [
         {**row, "entrants": json.loads(row["entrants"])}
         for row in db.query(
             f"""SELECT idx, entrants, seconds, games, finished_at, worker,
                        {replays} AS overload_replays
-                FROM matches WHERE league_id = ? ORDER BY idx""",
-            [league_id],
+                FROM matches WHERE league_id = ? {order}""",
+            params,
         )
     ]
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import sqlite_utils
 
+from arena.league.store import reads
 from arena.league.store.compaction import deal_score_rows
 from arena.league.store.replay_codec import unpack_replay
 
@@ -140,20 +141,8 @@ def _ids_follow_schedule(db: sqlite_utils.Database, league_id: int) -> bool:
 
 def latest_matches(db: sqlite_utils.Database, league_id: int, limit: int) -> list[dict[str, Any]]:
     """The league's last `limit` stored matches, newest (highest index) first, with the
-    keys of `reads.match_records`: read backwards by the index of matches by league and
-    index, where `match_records` reads them all."""
-    replays = (
-        "COALESCE(overload_replays, 0)" if "overload_replays" in db["matches"].columns_dict else "0"
-    )
-    return [
-        {**row, "entrants": json.loads(row["entrants"])}
-        for row in db.query(
-            f"""SELECT idx, entrants, seconds, games, finished_at, worker,
-                       {replays} AS overload_replays
-                FROM matches WHERE league_id = ? ORDER BY idx DESC LIMIT ?""",
-            [league_id, int(limit)],
-        )
-    ]
+    keys of `reads.match_records`."""
+    return reads.match_records(db, league_id, latest=limit)
 
 
 def match_row(db: sqlite_utils.Database, league_id: int, idx: int) -> dict[str, Any] | None:
