@@ -14,7 +14,7 @@ from typing import Any
 import sqlite_utils
 
 from arena.league.store.compaction import DEALS_INSERT, KEPT_INSERT, fold_tuples
-from arena.league.store.schema import immediate
+from arena.league.store.transactions import immediate
 
 COLUMNS = {
     "matches": "id, league_id, idx, seed, entrants, games, seconds, finished_at, "

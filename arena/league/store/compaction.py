@@ -188,7 +188,7 @@ def convert(
     """Convert the games not yet converted, `batch` games a transaction; the games
     converted. Run before migration 13's own transaction (which then swaps the table
     for the view): interrupted, it starts again from the games still to convert."""
-    from arena.league.store.schema import immediate
+    from arena.league.store.transactions import immediate
 
     if "games" not in db.table_names() or is_view(db):
         return 0
@@ -325,7 +325,7 @@ def as_before(db: sqlite_utils.Database) -> None:
     `arena bench store`'s baseline and the migration's tests: what an arena of before
     would have written for the same games. In one transaction."""
     from arena.league.store.replay_codec import unpack_text
-    from arena.league.store.schema import immediate
+    from arena.league.store.transactions import immediate
 
     with immediate(db):
         conn = db.conn

@@ -16,7 +16,7 @@ from typing import Any
 import sqlite_utils
 
 from arena.errors import ConfigError
-from arena.league.store.schema import immediate
+from arena.league.store.transactions import immediate
 from arena.league.store.writes import _writing
 from arena.play.deal_keys import new_deal_key
 

@@ -12,8 +12,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from arena import __version__
 from arena.errors import ArenaError, ConfigError, SchemaError, StorageError
 from arena.games import get_game
 from arena.league.definition.schedule import Step, build_schedule
+from arena.league.store.transactions import immediate
 from arena.play.matches import seatings
 
 
@@ -726,22 +726,6 @@ def _applied(db: sqlite_utils.Database, version: int) -> bool:
     return bool(
         db.execute("SELECT 1 FROM schema_migrations WHERE version = ?", [version]).fetchone()
     )
-
-
-@contextmanager
-def immediate(db: sqlite_utils.Database) -> Iterator[None]:
-    """A write transaction that takes SQLite's write lock as it begins (waiting up to the
-    busy timeout for another run to let go of it). A deferred transaction that reads
-    first and writes later fails at once, with "database is locked" and no wait, when
-    another connection wrote in between: two leagues run into one database would then
-    stop each other. Writes inside it may nest `db.atomic()` (savepoints)."""
-    db.conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        db.conn.rollback()
-        raise
-    db.conn.commit()
 
 
 def upgrade(path: str | Path) -> tuple[int, int]:

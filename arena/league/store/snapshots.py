@@ -11,7 +11,7 @@ from typing import Any
 
 import sqlite_utils
 
-from arena.league.store.schema import immediate
+from arena.league.store.transactions import immediate
 
 
 def league_stamp(db: sqlite_utils.Database, league_id: int) -> str:

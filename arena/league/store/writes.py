@@ -21,7 +21,8 @@ from arena.league.definition.config import LeagueConfig
 from arena.league.definition.records import PlayedGame, PlayedMatch
 from arena.league.store.compaction import write_deals
 from arena.league.store.replay_codec import pack_replay
-from arena.league.store.schema import immediate, schedule_shape
+from arena.league.store.schema import schedule_shape
+from arena.league.store.transactions import immediate
 from arena.play.deal_keys import deal_key_problem, key_fingerprint, new_deal_key
 
 F = TypeVar("F", bound=Callable[..., Any])
