@@ -393,7 +393,7 @@ def match_page(
                     ],
                 }
             )
-        out.append({"number": number, "hands": hands})
+        out.append({"number": number, "hands": hands, "contracts": _column_contracts(grid)})
     totals: dict[str, list[int]] = {}
     for g in games:
         for name, total in zip(g["players"], g["totals"], strict=True):
@@ -413,6 +413,17 @@ def match_page(
         "deals": out,
         "summary": summary,
     }
+
+
+def _column_contracts(grid: list[list[dict[str, Any] | None]]) -> list[str | None]:
+    """Each rotation's contract of a deal when every seat's cell names the same one (a
+    deal is played under one contract), said once in the deal's first row instead of in
+    every seat's cell; None where the cells differ or are missing, which then name it."""
+    out: list[str | None] = []
+    for column in zip(*grid, strict=True):
+        named = {c["contract"] for c in column if c is not None}
+        out.append(named.pop() if len(named) == 1 and None not in column else None)
+    return out
 
 
 def game_page(db: sqlite_utils.Database, game_id: int, links: Links) -> dict[str, Any]:

@@ -18,6 +18,9 @@ ENV = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+# `tojson` writes JSON without spaces: a page's embedded data (a game's outline) is
+# written into every game page of a static report, ten thousand of them in a big one.
+ENV.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":")}
 
 
 def ago(timestamp: float | None) -> str:

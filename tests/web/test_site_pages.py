@@ -190,3 +190,29 @@ def test_a_report_is_written_whole_and_an_old_one_replaced(site_db, tmp_path) ->
     assert [p.name for p in tmp_path.iterdir()] == ["site"]  # no build folder left
     shown = (out / "index.html").read_text()
     assert "trianon-site" in shown and "trix-site" not in shown
+
+
+def test_a_match_page_names_each_deals_contract_once_a_rotation(site_db) -> None:
+    """Deal by deal, a deal's first row names each rotation's contract (every seat
+    played under it) and the seats' cells then hold who held the cards and the score
+    only; a cell names its contract itself where the seats' differ."""
+    for league in ("trix-site", "trianon-site"):
+        page = _client(site_db).get(f"/league/{league}/match/0").text
+        table = page.split('id="match-deals"')[1].split("</table>")[0]
+        contract_rows = re.findall(r'<tr class="deal-start">.*?</tr>', table, re.S)
+        assert contract_rows, league
+        for row in contract_rows:
+            assert "<td>contract</td>" in row
+            assert len(re.findall(r"<small>[^<]+</small>", row)) >= 1, row
+        seat_cells = re.findall(r"<td(?: class=\"best\")?><bdi>.*?</td>", table, re.S)
+        assert seat_cells and not [c for c in seat_cells if "<small>" in c], league
+
+
+def test_a_rotations_contract_is_said_once_only_when_every_seat_shares_it() -> None:
+    from arena.web.pages import _column_contracts
+
+    def cell(contract: str) -> dict:
+        return {"entrant": "a", "contract": contract, "score": 0}
+
+    grid = [[cell("trix"), cell("queens"), None], [cell("trix"), cell("diamonds"), cell("x")]]
+    assert _column_contracts(grid) == ["trix", None, None]
