@@ -70,6 +70,9 @@ UNBOUNDED = [  # (module, attribute): the work the module docstring says is not 
     ("arena.bench.rating", "rating_bench"),
     ("arena.bench.strength", "measure_strength"),
     ("arena.bench.web", "bench_web"),
+    ("arena.bench.web", "bench_growth"),  # leagues of up to a million games
+    ("arena.bench.store", "bench_store"),  # 400 full games played
+    ("arena.bench.report", "bench_report"),  # a report of 10,000 games
     ("arena.bench.cluster", "bench_cluster"),
     ("arena.cli.league", "run"),  # what `demo` calls: the sample bots' league
     ("arena.league.running.play_run", "play_games"),
