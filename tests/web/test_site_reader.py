@@ -153,8 +153,11 @@ def test_item_17_the_report_writes_nothing_twice(site_db, tmp_path, monkeypatch)
     digests = collections.Counter(
         hashlib.sha256(p.read_bytes()).hexdigest() for p in (out / "data").iterdir()
     )
-    assert max(digests.values()) == 1  # no deal's data in two files
+    assert max(digests.values()) == 1  # no game's data in two files
     pages = list(out.glob("game-*.html"))
-    urls = [u for p in pages for u in re.findall(r"data/deal-[0-9a-f]+\.js", p.read_text())]
-    assert len(set(urls)) == len(list((out / "data").iterdir()))  # every file is used
-    assert len(urls) > len(set(urls))  # and some are shared by two games
+    used = {p.name: set(re.findall(r"data/game-[0-9]+\.js", p.read_text())) for p in pages}
+    # each game page reads its own game's one data file, and every data file is used
+    assert all(urls == {f"data/{name[:-5]}.js"} for name, urls in used.items()), used
+    assert {u for urls in used.values() for u in urls} == {
+        f"data/{p.name}" for p in (out / "data").iterdir()
+    }
