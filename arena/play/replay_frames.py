@@ -42,7 +42,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import compress
-from operator import ne
+from operator import itemgetter, ne
 from typing import Any, Literal
 
 from arena.errors import ConfigError
@@ -77,23 +77,39 @@ def deal_frames(
 
 def game_frames(replay: Mapping[str, Any], seats_shown: SeatsShown = "all") -> list[dict[str, Any]]:
     """Every deal's `arena-frames/1` document, in order, from one pass through the
-    engine (the static report writes them all)."""
-    docs = _frame_documents(replay, seats_shown, None)
-    return [docs[number] for number in sorted(docs)]
+    engine."""
+    return game_frames_outline(replay, seats_shown)[0]
+
+
+def game_frames_outline(
+    replay: Mapping[str, Any], seats_shown: SeatsShown = "all"
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """`game_frames` and `game_outline` from the same one pass through the engine (the
+    static report builds both for every game)."""
+    outline = _Outline(replay)
+    docs = _frame_documents(replay, seats_shown, None, outline=outline)
+    return [docs[number] for number in sorted(docs)], outline.document(seats_shown)
 
 
 def _frame_documents(
-    replay: Mapping[str, Any], seats_shown: SeatsShown, only: int | None, by_parts: bool = True
+    replay: Mapping[str, Any],
+    seats_shown: SeatsShown,
+    only: int | None,
+    by_parts: bool = True,
+    outline: _Outline | None = None,
 ) -> dict[int, dict[str, Any]]:
     """Each deal's document. With `by_parts` (the game's `view_parts`), a
     step's views are made key by key, only the keys whose view fields changed
     (`_PartsEncoder`); else whole by `view_dict` and compared (`encode_views`): the same
-    documents (tests/play/test_frames_by_parts.py), the first about four times faster."""
+    documents (tests/play/test_frames_by_parts.py), the first about four times faster.
+    `outline`, when given, is told each decision on the way."""
     game = get_game(replay["game"])
     observers = observers_of(game, seats_shown)
     parts = game.view_parts if by_parts else None
     steps: dict[int, Any] = {}
-    for number, views, meta in _deal_steps(game, replay, observers, only, parts is None):
+    for number, seat, views, meta in _deal_steps(game, replay, observers, only, parts is None):
+        if outline is not None and "answer" in meta:
+            outline.decision(number, seat, meta)
         fault = meta.get("fault")
         if fault is not None and seats_shown != "all" and fault.get("seat") != seats_shown:
             meta["fault"] = {k: fault[k] for k in PUBLIC_FAULT_KEYS if k in fault}
@@ -123,11 +139,7 @@ def _frame_documents(
     }
 
 
-def _same(view: Any, other: Any, fields: Sequence[int]) -> bool:
-    """Whether two views hold the same values in `fields`."""
-    if len(fields) == 1:
-        return bool(view[fields[0]] == other[fields[0]])
-    return all(view[f] == other[f] for f in fields)
+_MISSING = object()  # a key a view does not hold yet
 
 
 class _PartsEncoder:
@@ -135,84 +147,115 @@ class _PartsEncoder:
     gives them), step by step: a key of a view is made again (`view_parts`) only when a
     field it is made from changed since the step before, and kept when its value did
     not change; a prefix key is held as its length, and its longest list is made once.
-    What `encode_views` gives from the whole `view_dict`s."""
+    What `encode_views` gives from the whole `view_dict`s. (A report builds ~1,100
+    steps of four views a game: this loop is most of its time, hence its plainness.)"""
 
     def __init__(self, parts: Sequence[tuple[str, tuple[str, ...], Any]], observers: int):
         self.parts = parts
-        self.observers = observers
-        self.fields: list[list[int]] | None = None  # view field index -> its keys' indexes
+        self.names = [part[0] for part in parts]
+        self.makers = [part[2] for part in parts]
+        self.order = {name: k for k, name in enumerate(self.names)}  # its place in view_dict
+        self.prefix = frozenset(k for k, name in enumerate(self.names) if name in PREFIX_KEYS)
+        self.labels = [str(i) for i in range(observers)]
+        self.fields: list[list[int]] = []  # view field index -> its keys' indexes
+        self.made_from: list[list[int]] = []  # key index -> its view fields' indexes
+        self.picks: list[Any] = []  # key index -> an itemgetter of its view fields
+        self.plans: dict[Any, list[tuple[Any, ...]]] = {}  # changed fields -> keys to make
         self.previous: list[Any] = [None] * observers
         self.current: list[dict[str, Any]] = [{} for _ in range(observers)]
         self.longest: list[Any] = [None] * observers  # the view with the longest prefix
         self.frames: list[dict[str, Any]] = []
-        self.prefix = [i for i, part in enumerate(parts) if part[0] in PREFIX_KEYS]
-        self.made_from: list[list[int]] = []  # key index -> its view fields' indexes
-        self.order: dict[str, int] = {}  # key -> its place in `view_dict`
+
+    def _learn(self, view: Any) -> None:
+        """Where each key's fields are in the view tuple (the first step's)."""
+        names = type(view)._fields
+        self.fields = [[] for _ in names]
+        for k, (_, made_from, _) in enumerate(self.parts):
+            for name in made_from:
+                self.fields[names.index(name)].append(k)
+        self.made_from = [[names.index(n) for n in part[1]] for part in self.parts]
+        self.picks = [itemgetter(*m) for m in self.made_from]
 
     def add(self, views: Sequence[Any], meta: Mapping[str, Any]) -> None:
-        if self.fields is None:
-            names = type(views[0])._fields
-            self.fields = [[] for _ in names]
-            for k, (_, made_from, _) in enumerate(self.parts):
-                for name in made_from:
-                    self.fields[names.index(name)].append(k)
-            self.made_from = [[names.index(n) for n in p[1]] for p in self.parts]
-            self.order = {p[0]: k for k, p in enumerate(self.parts)}
+        if not self.fields:
+            self._learn(views[0])
+        plans, previous = self.plans, self.previous
+        positions = range(len(self.fields))
         changed: list[dict[str, Any]] = []
         made: dict[int, Any] = {}  # this step's values made for the first observer
         first_view = views[0]
         for i, view in enumerate(views):
-            before, current = self.previous[i], self.current[i]
-            if before is None:
-                keys: Any = range(len(self.parts))
-            else:
-                keys = set()
-                for f in compress(range(len(view)), map(ne, view, before)):
-                    keys.update(self.fields[f])
+            before, current = previous[i], self.current[i]
+            changes = None if before is None else tuple(compress(positions, map(ne, view, before)))
+            plan = plans.get(changes)
+            if plan is None:
+                plan = plans[changes] = self._plan(changes)
             mine = {}
-            for k in keys:
-                key = self.parts[k][0]
-                if k in self.prefix:
-                    value = self._prefix_length(i, view, self.made_from[k][0])
-                elif i and k in made and _same(view, first_view, self.made_from[k]):
+            for k, key, field, pick, make in plan:
+                if field >= 0:
+                    value = self._prefix_length(i, view, field)
+                elif i and k in made and pick(view) == pick(first_view):
                     value = made[k]  # the same fields as the first observer's: its value
                 else:
-                    value = self.parts[k][2](view)
+                    value = make(view)
                     if not i:
                         made[k] = value
-                if key not in current or current[key] != value:
+                if current.get(key, _MISSING) != value:
                     mine[key] = current[key] = value
             changed.append(mine)
-            self.previous[i] = view
-        union = set().union(*changed)
-        first = self.current[0]
-        count = len(self.current)
-        common = {
-            k: first[k]
-            for k in sorted(union, key=self.order.__getitem__)
-            if [c[k] for c in self.current].count(first[k]) == count
-        }
-        out: dict[str, Any] = {}
-        if common:
-            out["c"] = common
+            previous[i] = view
+        first, others = self.current[0], self.current[1:]
+        common = {}
+        for key in sorted(set().union(*changed), key=self.order.__getitem__):
+            value = first[key]
+            for other in others:
+                if other[key] != value:
+                    break
+            else:
+                common[key] = value
+        frame: dict[str, Any] = {"c": common} if common else {}
         own = {}
-        for i, mine in enumerate(changed):
-            left = {k: v for k, v in mine.items() if k not in common}
-            if left:
-                own[str(i)] = left
+        for label, mine in zip(self.labels, changed, strict=True):
+            for key in common:
+                mine.pop(key, None)
+            if mine:
+                own[label] = mine
         if own:
-            out["v"] = own
-        self.frames.append({**out, **meta})
+            frame["v"] = own
+        frame.update(meta)
+        self.frames.append(frame)
+
+    def _plan(self, changes: tuple[int, ...] | None) -> list[tuple[Any, ...]]:
+        """The keys to make again when the view fields `changes` changed (None: the
+        first step, every key), in `view_dict`'s order: (index, name, its view field if
+        it is a prefix key else -1, its fields' getter, its maker)."""
+        keys: Any = range(len(self.parts))
+        if changes is not None:
+            keys = sorted({k for f in changes for k in self.fields[f]})
+        return [
+            (
+                k,
+                self.names[k],
+                self.made_from[k][0] if k in self.prefix else -1,
+                self.picks[k],
+                self.makers[k],
+            )
+            for k in keys
+        ]
 
     def _prefix_length(self, i: int, view: Any, field: int) -> int:
         """The view's prefix list's length, once checked against the longest so far."""
         items, longest = view[field], self.longest[i]
-        if longest is not None:
-            short, long = sorted((items, longest[field]), key=len)
-            if long[: len(short)] != short:
-                raise ValueError(f"step {len(self.frames)}: a view's list is not a prefix")
-        if longest is None or len(items) > len(longest[field]):
+        if longest is None:
             self.longest[i] = view
+            return len(items)
+        known = longest[field]
+        if len(items) > len(known):
+            if items[: len(known)] != known:
+                raise ValueError(f"step {len(self.frames)}: a view's list is not a prefix")
+            self.longest[i] = view
+        elif known[: len(items)] != items:
+            raise ValueError(f"step {len(self.frames)}: a view's list is not a prefix")
         return len(items)
 
     def encoded(self) -> dict[str, Any]:
@@ -239,10 +282,10 @@ def observers_of(game: Game, seats_shown: SeatsShown) -> list[int]:
 
 def _deal_steps(
     game: Game, replay: Mapping[str, Any], observers: list[int], only: int | None, as_dicts: bool
-) -> Iterator[tuple[int, list[Any], dict[str, Any]]]:
-    """(deal number, the observers' views, the step's decision) at every step of every
-    deal, or of deal `only`: each decision's state, then each ended deal's end. The
-    views as `view_dict`s, or as `observe` gives them."""
+) -> Iterator[tuple[int, int, list[Any], dict[str, Any]]]:
+    """(deal number, the seat to move, the observers' views, the step's decision) at
+    every step of every deal, or of deal `only`: each decision's state, then each ended
+    deal's end. The views as `view_dict`s, or as `observe` gives them."""
     deals = replay["deals"]
     faults = replay.get("faults", [])
     for state, event, action in replay_steps(game, replay, replay_options(game, replay), True):
@@ -255,12 +298,13 @@ def _deal_steps(
         if as_dicts:
             views = [game.view_dict(view) for view in views]
         if event is None:  # a game in progress: nobody has answered yet
-            yield number, views, {}
+            yield number, state.to_move, views, {}
             return
-        yield number, views, _decision(faults, state.to_move, number, at, event)
+        yield number, state.to_move, views, _decision(faults, state.to_move, number, at, event)
         if at == len(deals[number - 1]["events"]) - 1 and deals[number - 1].get("scores"):
             end = _deal_end(game, state, action, observers, number)
-            yield number, [game.view_dict(v) for v in end] if as_dicts else end, {"end": True}
+            end_views = [game.view_dict(v) for v in end] if as_dicts else end
+            yield number, -1, end_views, {"end": True}  # nobody moves at the end
 
 
 def _decision(
@@ -382,32 +426,53 @@ def game_outline(replay: Mapping[str, Any], seats_shown: SeatsShown = "all") -> 
     (`observers_of`)."""
     game = get_game(replay["game"])
     observers_of(game, seats_shown)
-    deals = replay["deals"]
-    steps = [0] * len(deals)
-    marks: list[dict[str, Any]] = []
+    outline = _Outline(replay)
     faults = replay.get("faults", [])
     for state, event, _ in replay_steps(game, replay, replay_options(game, replay), True):
-        index = state.deal_index
         if event is None:  # a game in progress: the step being decided is counted below
             break
-        if "auto" in event:
-            fault = event_fault(faults, state.to_move, index + 1, len(state.events), event)
-            kind = fault["kind"] if fault else event["auto"]
-            marks.append(
-                {"deal": index + 1, "step": steps[index], "seat": state.to_move, "kind": kind}
+        number, seat = state.deal_index + 1, state.to_move
+        outline.decision(number, seat, _decision(faults, seat, number, len(state.events), event))
+    return outline.document(seats_shown)
+
+
+class _Outline:
+    """A game's outline (`game_outline`), counted decision by decision as the game is
+    replayed, here or on the frames' own pass (`game_frames_outline`)."""
+
+    def __init__(self, replay: Mapping[str, Any]) -> None:
+        self.replay = replay
+        self.steps = [0] * len(replay["deals"])
+        self.marks: list[dict[str, Any]] = []
+
+    def decision(self, number: int, seat: int, decision: Mapping[str, Any]) -> None:
+        """Deal `number`'s next decision, by `seat` (`_decision`'s record of it)."""
+        index = number - 1
+        if "auto" in decision:
+            fault = decision.get("fault")
+            kind = fault["kind"] if fault else decision["auto"]
+            self.marks.append(
+                {"deal": number, "step": self.steps[index], "seat": seat, "kind": kind}
             )
-        steps[index] += 1
-    return {
-        "game": game.name,
-        "seats": game.seats,
-        "players": list(replay["players"]),
-        "seats_shown": seats_shown,
-        "options": dict(replay.get("options") or {}),
-        "totals": replay.get("totals"),
-        "ranks": replay.get("ranks"),
-        "deals": [_deal_outline(game, record, n) for record, n in zip(deals, steps, strict=True)],
-        "fallbacks": marks,
-    }
+        self.steps[index] += 1
+
+    def document(self, seats_shown: SeatsShown) -> dict[str, Any]:
+        replay = self.replay
+        game = get_game(replay["game"])
+        deals = replay["deals"]
+        return {
+            "game": game.name,
+            "seats": game.seats,
+            "players": list(replay["players"]),
+            "seats_shown": seats_shown,
+            "options": dict(replay.get("options") or {}),
+            "totals": replay.get("totals"),
+            "ranks": replay.get("ranks"),
+            "deals": [
+                _deal_outline(game, record, n) for record, n in zip(deals, self.steps, strict=True)
+            ],
+            "fallbacks": self.marks,
+        }
 
 
 def _deal_outline(game: Game, record: Mapping[str, Any], decisions: int) -> dict[str, Any]:

@@ -431,7 +431,13 @@ def game_page(db: sqlite_utils.Database, game_id: int, links: Links) -> dict[str
     row = site_reads.game_row(db, game_id)
     if row is None:
         raise NotFound(f"no stored game {game_id}")
-    outline = game_outline(row["replay"])
+    return game_page_of(row, game_outline(row["replay"]), links)
+
+
+def game_page_of(row: Mapping[str, Any], outline: dict[str, Any], links: Links) -> dict[str, Any]:
+    """`game_page` of a stored game's row (`site_reads.game_row`) and its outline,
+    already made (the static report makes it on the frames' own pass)."""
+    game_id = row["id"]
     return {
         "title": f"game {game_id}",
         "game_id": game_id,

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import json
 import multiprocessing
 import os
 import shutil
@@ -35,16 +34,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import orjson
 import sqlite_utils
 
 from arena.errors import ConfigError
 from arena.league import store
 from arena.league.store import site_reads
 from arena.league.store.schema import check_integrity
+from arena.play.replay_frames import game_frames_outline
 from arena.web import pages
 from arena.web.links import ReportLinks
 from arena.web.render import render_page
-from arena.web.viewer_data import PACK_FORMAT, game_pack
+from arena.web.viewer_data import PACK_FORMAT, pack_frames
 
 MARKER = ".arena-report"  # a folder holding this file was written by `arena report`
 STATIC = Path(__file__).parent / "static"
@@ -408,15 +409,16 @@ def _build_game(
         raise ConfigError(f"game {game_id} is no longer in the database")
     made_from = {k: row[k] for k in ("id", "league", "game", "match_idx", "rotation", "players")}
     digest = hashlib.sha256(code.encode())
-    digest.update(json.dumps([made_from, row["replay"]], sort_keys=True).encode())
+    digest.update(orjson.dumps([made_from, row["replay"]], option=orjson.OPT_SORT_KEYS))
     key = digest.hexdigest()[:24]
     if key == before:
         return None
     enabled = gc.isenabled()
     gc.disable()  # the frames are many small containers and no cycles: collecting is waste
     try:
-        script = game_pack(row["replay"], game_id)
-        context = {**pages.game_page(db, game_id, links), "live_page": False}
+        frames, outline = game_frames_outline(row["replay"])
+        script = pack_frames(frames, game_id)
+        context = {**pages.game_page_of(row, outline, links), "live_page": False}
     finally:
         if enabled:
             gc.enable()

@@ -1,8 +1,8 @@
 """The viewer's frames made key by key (`view_parts`, only the keys whose view fields
 changed) are the frames made from whole `view_dict`s, and `view_parts` is `view_dict`
 key by key, for games of both games, every seat, a spectator and one seat, a game with
-fallbacks and one still being played; and a game packed for the report unpacks to its
-frames."""
+fallbacks and one still being played; the outline counted on the frames' own pass is
+`game_outline`'s; and a game packed for the report unpacks to its frames."""
 
 from __future__ import annotations
 
@@ -10,7 +10,12 @@ import pytest
 
 from arena.bots.builtin import make_builtin
 from arena.games import get_game
-from arena.play.replay_frames import _frame_documents, game_frames
+from arena.play.replay_frames import (
+    _frame_documents,
+    game_frames,
+    game_frames_outline,
+    game_outline,
+)
 from arena.play.seat_view import replay_options, replay_steps
 from arena.web.viewer_data import columns, game_pack, rows, unpack
 from tests.play.test_replay_frames import Faulty, in_progress, played
@@ -58,6 +63,24 @@ def test_a_game_being_played_by_parts_is_its_frames_of_whole_views() -> None:
         assert _frame_documents(replay, seats, None) == _frame_documents(
             replay, seats, None, by_parts=False
         )
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("seats", ["all", "public", 1])
+def test_the_outline_counted_on_the_frames_pass_is_the_games_outline(name, seats) -> None:
+    replay = GAMES[name]()
+    frames, outline = game_frames_outline(replay, seats)
+    assert outline == game_outline(replay, seats)
+    assert frames == game_frames(replay, seats)
+    assert [deal["steps"] for deal in outline["deals"]] == [len(d["frames"]) for d in frames]
+    if name == "trix-faults":
+        assert len(outline["fallbacks"]) > 3
+
+
+def test_the_outline_of_a_game_being_played_counted_on_the_frames_pass() -> None:
+    replay = in_progress(GAMES["trix"](), 3, 17)
+    for seats in ("public", "all", 2):
+        assert game_frames_outline(replay, seats)[1] == game_outline(replay, seats)
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
