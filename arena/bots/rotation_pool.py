@@ -82,7 +82,8 @@ class RotationPool:
         for seat in wanted:
             if seat in self._players:
                 self._players.move_to_end(seat)
-                self._retry_start_failure(self._players[seat])
+                if self._retry_start_failure(self._players[seat]):
+                    fresh.append(self._players[seat])  # started with the new ones
             else:
                 player = self._make(seat)
                 self._players[seat] = player
@@ -97,12 +98,14 @@ class RotationPool:
         fallback moves for this match, unless the pool was told not to tolerate it."""
         start_together(players, self._game, self._options, self._tolerate)
 
-    def _retry_start_failure(self, player: Player) -> None:
+    def _retry_start_failure(self, player: Player) -> bool:
         """A pooled bot that could not start in an earlier match gets one more start at
-        each match: a machine that was busy then may start it now."""
+        each match: a machine that was busy then may start it now. True when it is to be
+        started again (together with the match's other bots to start)."""
         if isinstance(player, RemotePlayer) and player.start_failed():
             player.clear_start_failure()
-            self._start([player])
+            return True
+        return False
 
     def _trim(self, keep: set[Seat]) -> None:
         """End the least recently used players beyond `capacity` (never one of `keep`,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -177,8 +178,10 @@ def start_together(
     players: Sequence[Player], game: str, options: Mapping[str, Any], tolerate: bool
 ) -> None:
     """Launch every external bot of `players`, then shake hands with each: they start
-    in parallel. With `tolerate` (leagues), a bot that cannot start is marked so (its
-    seat plays fallback moves, a `start-failure` fault each); otherwise it is an error."""
+    in parallel, and their startup_timeout to listen runs from the last launch, for all
+    at once (bots that never listen cost one startup_timeout together, not one each). With
+    `tolerate` (leagues), a bot that cannot start is marked so (its seat plays fallback
+    moves, a `start-failure` fault each); otherwise it is an error."""
     remote = [p for p in players if isinstance(p, RemotePlayer)]
     failed: set[int] = set()
     for player in remote:
@@ -189,11 +192,12 @@ def start_together(
                 raise
             player.mark_start_failure(err)
             failed.add(id(player))
+    since = time.monotonic()  # from here on, each has its whole startup_timeout to listen
     for player in remote:
         if id(player) in failed:
             continue
         try:
-            player.connect(game, options)
+            player.connect(game, options, since)
         except (BotStartError, ConfigError, SandboxError) as err:
             if not tolerate:
                 raise

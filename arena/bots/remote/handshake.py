@@ -60,16 +60,21 @@ async def connect(
     game: Game,
     options: Mapping[str, Any],
     startup_timeout: float,
+    since: float | None = None,
 ) -> Connection:
     """Wait for the bot (started already, if `process`) to listen, then shake hands,
-    all within `startup_timeout`; BotStartError says what failed."""
-    deadline = time.monotonic() + startup_timeout
+    all within `startup_timeout`; BotStartError says what failed. `since` (a
+    `time.monotonic()` before its launch) starts the wait to listen earlier: bots
+    launched together wait out one startup_timeout together, not one each in turn."""
+    now = time.monotonic()
+    deadline = now + startup_timeout
+    listen_by = deadline if since is None else min(deadline, since + startup_timeout)
 
     def problem(what: str) -> str:  # `address` as it is when the problem is found
         return start_problem(spec, address, process, startup_timeout, what)
 
     if process is not None:
-        if not wait_for_socket(process.socket_path, process, startup_timeout):
+        if not wait_for_socket(process.socket_path, process, max(0.0, listen_by - now)):
             raise BotStartError(not_listening(spec, process, startup_timeout))
         try:
             address = process.ready_address()

@@ -95,11 +95,14 @@ class RemotePlayer:
         if self.process is not None and not self.process.alive():
             self.process.start()
 
-    def connect(self, game: str, options: Mapping[str, Any]) -> None:
-        """Wait for the bot to listen and shake hands; BotStartError says what failed."""
-        run(self._connect(game, options))
+    def connect(self, game: str, options: Mapping[str, Any], since: float | None = None) -> None:
+        """Wait for the bot to listen and shake hands; BotStartError says what failed.
+        `since`: when the wait to listen began (bots launched together share it)."""
+        run(self._connect(game, options, since))
 
-    async def _connect(self, game: str, options: Mapping[str, Any]) -> None:
+    async def _connect(
+        self, game: str, options: Mapping[str, Any], since: float | None = None
+    ) -> None:
         self._game = get_game(game)
         self._options = dict(options)
         self._codec = WireCodec(self._game)
@@ -112,6 +115,7 @@ class RemotePlayer:
             game=self._game,
             options=options,
             startup_timeout=self.settings.startup_timeout,
+            since=since,
         )
         self._connection = connection
         self._transport = make_transport(connection.methods, self.settings)
