@@ -289,9 +289,11 @@ def test_every_argument_surface_ends_cleanly(name: tuple[str, ...], world) -> No
     # 80 derandomized examples drew once or never depending on what else the process
     # had imported: more examples, so that some do
     ladder = 80 if name[0] == "ladder" else 30
-    # and `ladder test` a version, its opponents and the token
+    # and `ladder test` a version, its opponents and the token; `ladder finals` --top 3,
+    # --matches 1 and --db (one of 80 examples did, or none)
     examples = {("run",): 12, ("ladder", "submit"): 300, ("ladder", "test"): 300,
-                ("ladder", "history"): 300}.get(name, ladder)  # fmt: skip
+                ("ladder", "history"): 300, ("ladder", "finals"): 300,
+                }.get(name, ladder)  # fmt: skip
 
     @settings(
         max_examples=examples,
