@@ -21,7 +21,7 @@ def js_bot_installed() -> Path:
 
 
 _BUILT: dict[int, tuple[typer.Typer, object]] = {}
-_BUILD = typer.testing._get_command
+_BUILD = getattr(typer.testing, "_get_command", None)  # a typer without it: built each time
 
 
 def _built_once(app: typer.Typer) -> object:
@@ -35,4 +35,5 @@ def _built_once(app: typer.Typer) -> object:
     return _BUILT[key][1]
 
 
-typer.testing._get_command = _built_once
+if _BUILD is not None:
+    typer.testing._get_command = _built_once
