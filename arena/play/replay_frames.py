@@ -259,8 +259,9 @@ class _PartsEncoder:
         return len(items)
 
     def encoded(self) -> dict[str, Any]:
+        """The frames, and each growing list's longest form once, as the viewer reads them."""
         prefix = {
-            self.parts[k][0]: _shared(iter([self.parts[k][2](v) for v in self.longest]))
+            self.names[k]: _shared(iter([self.makers[k](v) for v in self.longest]))
             for k in self.prefix
         }
         return {"prefix": prefix, "frames": self.frames}
