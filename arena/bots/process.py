@@ -51,6 +51,10 @@ _PR_SET_CHILD_SUBREAPER = 36
 _live: set[BotProcess] = set()
 _live_lock = threading.Lock()
 _stopping = threading.Event()  # set by kill_all_now: no bot may start after it
+# The socket folders this process made and has not removed yet: a referee ended before
+# it closed its bots (a gate's try at its timeout, a worker told to stop) removes them
+# as it goes, so no run leaves a folder in the temporary folder per bot it started.
+_folders: set[Path] = set()
 
 
 def become_subreaper() -> bool:
@@ -170,6 +174,7 @@ class BotProcess:
             self.folder = self.slot.share
         else:
             self.folder = Path(tempfile.mkdtemp(prefix="arena-bot-"))
+            _folders.add(self.folder)
         self.socket_path = self.folder / "bot.sock"
         self.address = f"unix:{self.socket_path}"
         inside = INSIDE_SHARE / self.socket_path.name if self.slot else self.socket_path
@@ -461,7 +466,19 @@ class BotProcess:
         if self.slot is not None:
             self.slot.release()  # empties the bot's and the referee's slot folders
         else:
-            shutil.rmtree(self.folder, ignore_errors=True)  # a bot may leave files there
+            _remove_folder(self.folder)
+
+
+def _remove_folder(folder: Path) -> None:
+    """Remove a socket folder this process made, with what a bot left in it."""
+    shutil.rmtree(folder, ignore_errors=True)
+    _folders.discard(folder)
+
+
+def _remove_folders() -> None:
+    """Remove every socket folder this process made and has not removed yet."""
+    for folder in list(_folders):
+        _remove_folder(folder)
 
 
 def _signal_name(number: int) -> str:
@@ -526,7 +543,8 @@ def _reap_strays() -> None:
 
 def kill_all_now() -> None:
     """SIGKILL every bot this process runs, and their descendants, without waiting or
-    locking, and start no bot after it: for a process about to exit abruptly."""
+    locking, remove their socket folders, and start no bot after it: for a process
+    about to exit abruptly."""
     _stopping.set()
     for bot in list(_live):
         pid = bot.pid
@@ -546,14 +564,17 @@ def kill_all_now() -> None:
             for pid in bot.cgroup.pids():
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
+    _remove_folders()
 
 
 def stop_all() -> None:
-    """End every bot process still running (at exit, or when the referee is stopped)."""
+    """End every bot process still running, and remove every socket folder left (at
+    exit, or when the referee is stopped)."""
     with _live_lock:
         bots = list(_live)
     for bot in bots:
         bot.stop(grace=0.2)
+    _remove_folders()
 
 
 atexit.register(stop_all)

@@ -146,6 +146,15 @@ def _left(mark: str) -> list[int]:
     return left
 
 
+def _own_temporary_folder(factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A temporary folder for the gate's tries alone (they are new processes: they read
+    TMPDIR), so a test can see what an ended try left behind in it. Outside the test's
+    tmp_path: what holds that path in its environment counts as a process left behind."""
+    folder = factory.mktemp("tmp")
+    monkeypatch.setenv("TMPDIR", str(folder))
+    return folder
+
+
 def _end_marked(mark: str) -> None:
     for proc in marked_processes(mark):
         try:
@@ -211,9 +220,10 @@ def test_a_bot_that_faults_only_against_its_copies_is_refused_at_validation(tmp_
 
 @pytest.mark.slow
 def test_a_gate_that_hangs_is_ended_at_its_timeout_three_times_with_all_it_started(
-    tmp_path,
+    tmp_path, tmp_path_factory, monkeypatch
 ) -> None:
     mark = str(tmp_path)
+    temporary = _own_temporary_folder(tmp_path_factory, monkeypatch)
     pids = tmp_path / "pids"
     pids.mkdir()
     folder = _version(tmp_path, HANGS_AT_START)
@@ -229,25 +239,26 @@ def test_a_gate_that_hangs_is_ended_at_its_timeout_three_times_with_all_it_start
         assert report.text.count("timed out after 2.5 s during start") == 3
         assert len(list(pids.glob("*.pid"))) == 3  # each try started the bot, and its grandchild
         assert _left(mark) == []  # the bots and their double-forked grandchildren, all ended
+        assert list(temporary.iterdir()) == []  # and no try left its bot's socket folder
     finally:
         _end_marked(mark)
 
 
 @pytest.mark.slow
 def test_a_bot_too_slow_to_finish_is_ended_mid_check_and_not_retried_past_the_setting(
-    tmp_path,
+    tmp_path, tmp_path_factory, monkeypatch
 ) -> None:
+    temporary = _own_temporary_folder(tmp_path_factory, monkeypatch)
     folder = _version(tmp_path, SLOW_AT_DECISIONS)
     try:
-        report = _gate(
-            tmp_path, "python bot.py", folder, _config(tmp_path), timeout=3.0, retries=0
-        )
+        report = _gate(tmp_path, "python bot.py", folder, _config(tmp_path), timeout=3.0, retries=0)
         assert not report.passed and report.timed_out and report.tries == 1, report.text
         assert [(s.name, s.passed) for s in report.steps] == [("start", True), ("check-bot", False)]
         assert "timed out after 3 s during check-bot (steps done: start ok)" in report.text
         assert "its one try timed out" in report.text
         assert "the bot's logs of that try: " in report.steps[-1].detail
         assert _left(str(tmp_path)) == []
+        assert list(temporary.iterdir()) == []  # the ended try removed its socket folders
     finally:
         _end_marked(str(tmp_path))
 
