@@ -205,6 +205,36 @@ def test_demo_runs_the_demo_league_and_the_search_bot_leads(tmp_path) -> None:
     assert order.index("greedy") < order.index("random-js")
 
 
+SHIPPED_BOTS = {  # the repository's sample bot scripts: the package's module serving each
+    "python ../sample_bots/sampler_bot.py": "python -m arena.strategies.sampler",
+    "python ../sample_bots/greedy_bot.py": "python -m arena.strategies.greedy",
+    "python ../sample_bots/random_bot.py": "python -m arena.strategies.uniform",
+}
+
+
+def test_the_shipped_demo_league_is_the_repositorys_with_the_packages_bots() -> None:
+    """`arena demo` plays the league the package ships (the installed package's test
+    plays its bots); `make demo` plays leagues/demo.toml, whose table the test above
+    checks. They are the same league: the same settings and entrants, each script of
+    sample_bots/ replaced by the package's module of the same bot, and the JavaScript
+    bot by the mixed one (an installed arena has no Node)."""
+    import tomllib
+
+    from arena.league.definition.config import load_league
+    from arena.league.definition.demo import DEMO_LEAGUE
+
+    shipped = tomllib.loads(DEMO_LEAGUE.read_text())
+    repository = tomllib.loads((ROOT / "leagues" / "demo.toml").read_text())
+    for entrant in repository["entrant"]:
+        script, _, arguments = entrant["bot"].partition(".py")
+        if entrant["name"] == "random-js":
+            entrant.update(name="mixed-0.5", bot="python -m arena.strategies.mixed --p 0.5")
+        elif script.startswith("python ../sample_bots/"):
+            entrant["bot"] = SHIPPED_BOTS[script + ".py"] + arguments
+    assert shipped == repository
+    assert [e.name for e in load_league(DEMO_LEAGUE).entrants][:2] == ["sampler", "greedy"]
+
+
 def test_replay_command_prints_text_and_json(tmp_path) -> None:
     runner.invoke(app, ["play", *["builtin:first"] * 4, "--replays", str(tmp_path)])
     path = tmp_path / "game-0001.json"
