@@ -29,7 +29,7 @@ TABLE_FIELDS = {"place", "bot", "version", "author", "rating", "mu", "sigma", "g
 
 
 def _run(db: Path, matches: int) -> str:
-    return ok("ladder", "run", "--db", str(db), "--workers", "1", "--matches", str(matches))
+    return ok("ladder", "run", "--db", str(db), "--workers", "2", "--matches", str(matches))
 
 
 def test_three_authors_six_versions(tmp_path: Path) -> None:
