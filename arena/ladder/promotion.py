@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import multiprocessing
 import random
 import statistics
 from collections.abc import Mapping, Sequence
@@ -63,6 +64,10 @@ __all__ = [
 ]
 
 MODES = ("auto", "manual")
+
+# The bench's processes are spawned, not forked: a fork of a process with threads (a
+# test's, gRPC's) may inherit a lock one of them holds and wait on it for ever.
+_SPAWNED = multiprocessing.get_context("spawn")
 
 
 @dataclass(frozen=True)
@@ -335,7 +340,7 @@ def games_to_decision(
         for k in range(seeds)
     ]
     if processes > 1:
-        with ProcessPoolExecutor(max_workers=processes) as pool:
+        with ProcessPoolExecutor(processes, _SPAWNED) as pool:
             verdicts = list(pool.map(_play_one, jobs))
     else:
         verdicts = [_play_one(job) for job in jobs]
@@ -430,7 +435,7 @@ def bench_promotion(
     lifted = PromotionSettings(max_games=cap)
     jobs = [(LADDER_CANDIDATES[gain], f"promotion-bank-{gain}", bank_pairs) for gain in (20, 50)]
     if processes > 1:
-        with ProcessPoolExecutor(max_workers=min(processes, len(jobs))) as pool:
+        with ProcessPoolExecutor(min(processes, len(jobs)), _SPAWNED) as pool:
             banks = list(pool.map(_bank_job, jobs))
     else:
         banks = [_bank_job(job) for job in jobs]

@@ -313,13 +313,10 @@ def test_real_games_promote_a_stronger_candidate_and_retire_a_weaker() -> None:
     a game, more than the margin of 50 used here) is promoted and one of p = 0.6 retired
     in every one of 6 seeds each (15 to 24 pairs a test; the 95% rate itself over many
     seeds is checked on constructed differences above; 6 seeds keep this near 80 s of
-    one core)."""
+    one core, played on two processes)."""
     settings = PromotionSettings(delta=50.0)
-    stronger = games_to_decision(
-        "trix", 1.0, 0.9, LADDER_OPPONENTS, paired=True, seeds=6, settings=settings, label="up"
-    )
+    both = {"paired": True, "seeds": 6, "settings": settings, "processes": 2}
+    stronger = games_to_decision("trix", 1.0, 0.9, LADDER_OPPONENTS, label="up", **both)
     assert stronger["accepted"] == 6, stronger
-    weaker = games_to_decision(
-        "trix", 0.6, 0.9, LADDER_OPPONENTS, paired=True, seeds=6, settings=settings, label="down"
-    )
+    weaker = games_to_decision("trix", 0.6, 0.9, LADDER_OPPONENTS, label="down", **both)
     assert weaker["rejected"] == 6, weaker
