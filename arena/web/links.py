@@ -34,6 +34,10 @@ class Links:
     def entrant(self, league: str, entrant: str) -> str:
         return f"{self.league(league)}/entrant/{quote(entrant, safe='')}"
 
+    def entrant_games(self, league: str, entrant: str, page: int) -> str:
+        """Page `page` of an entrant's games (`pages.entrant_page`)."""
+        return f"{self.entrant(league, entrant)}?page={page}"
+
     def match(self, league: str, idx: int) -> str:
         return f"{self.league(league)}/match/{idx}"
 
@@ -93,6 +97,12 @@ class ReportLinks(Links):
 
     def entrant(self, league: str, entrant: str) -> str:
         return f"entrant-{file_part(league)}-{file_part(entrant)}.html"
+
+    def entrant_games(self, league: str, entrant: str, page: int) -> str:
+        """The entrant's page, and its pages of later games in files of their own (a
+        `file_part` ends in its hash: no entrant's page takes this name)."""
+        first = self.entrant(league, entrant)
+        return first if page == 1 else first.replace(".html", f"-games-{page}.html")
 
     def match(self, league: str, idx: int) -> str:
         return f"match-{file_part(league)}-{idx}.html"

@@ -9,7 +9,7 @@ once its match is stored whole (a match in flight is shown without cards)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import PurePath
 from typing import Any
 
@@ -223,13 +223,54 @@ def _pair_cell(a: str, b: str, pairing: Pairing | None, proof: Evidence) -> dict
 
 
 def entrant_page(
-    db: sqlite_utils.Database, league: str, entrant: str, page: int | None = None
+    db: sqlite_utils.Database, league: str, entrant: str, page: int = 1
 ) -> dict[str, Any]:
     """One entrant: its row of the table, per label of the game's `deal_summary` (Trix's
     contracts, Trianon's strains), its margin against each opponent, faults and their
-    rate, think time, and its games: all of them (`page` None: the static report), or
-    `GAMES_PER_PAGE` of them from page `page` on (the server: an entrant of a ladder's
-    league plays thousands)."""
+    rate, think time, and page `page` of its games, `GAMES_PER_PAGE` to a page (an
+    entrant of a ladder's league plays thousands). NotFound for a page it has not."""
+    head, league_id = _entrant_head(db, league, entrant)
+    pages = _games_pages(head["row"]["games"], GAMES_PER_PAGE)
+    if not 1 <= page <= pages:
+        raise NotFound(f"{entrant!r} has {pages} pages of games; there is no page {page}")
+    return _with_games(db, head, league_id, page, pages, GAMES_PER_PAGE)
+
+
+def entrant_pages(
+    db: sqlite_utils.Database, league: str, entrant: str, per_page: int
+) -> Iterator[dict[str, Any]]:
+    """Every page of an entrant's games, `per_page` to a page, as `entrant_page` makes
+    one (the static report's): what the pages share is read and computed once."""
+    head, league_id = _entrant_head(db, league, entrant)
+    pages = _games_pages(head["row"]["games"], per_page)
+    for page in range(1, pages + 1):
+        yield _with_games(db, head, league_id, page, pages, per_page)
+
+
+def _games_pages(games: int, per_page: int) -> int:
+    return max(1, -(-games // per_page))
+
+
+def _with_games(
+    db: sqlite_utils.Database,
+    head: dict[str, Any],
+    league_id: int,
+    page: int,
+    pages: int,
+    per_page: int,
+) -> dict[str, Any]:
+    """An entrant page: what every page of it shows, with page `page` of its games."""
+    games = site_reads.entrant_games(
+        db, league_id, head["entrant"], per_page, (page - 1) * per_page
+    )
+    title = head["title"] if page == 1 else f"{head['title']}: games, page {page}"
+    return {**head, "title": title, "games": games, "games_page": {"page": page, "pages": pages}}
+
+
+def _entrant_head(
+    db: sqlite_utils.Database, league: str, entrant: str
+) -> tuple[dict[str, Any], int]:
+    """What every page of an entrant's games shows above them, and its league's id."""
     league_id, league = _league(db, league)
     game, settings = store.league_record(db, league_id)
     if entrant not in settings["entrants"]:
@@ -254,20 +295,10 @@ def entrant_page(
                     "matches": pairing.interval.n if pairing is not None else 0,
                 }
             )
-    played = {"games": row["games"], "asked": held.asked.get(entrant, 0)}
-    page_count = max(1, -(-played["games"] // GAMES_PER_PAGE))
-    if page is None:
-        games = site_reads.entrant_games(db, league_id, entrant)
-    elif not 1 <= page <= page_count:
-        raise NotFound(f"{entrant!r} has {page_count} pages of games; there is no page {page}")
-    else:
-        games = site_reads.entrant_games(
-            db, league_id, entrant, GAMES_PER_PAGE, (page - 1) * GAMES_PER_PAGE
-        )
-    asked = played["asked"]
+    asked = held.asked.get(entrant, 0)
     faults = [shown_fault(row) for row in fault_rows(db, league_id, entrant)]
     summary = get_game(game).deal_summary
-    return {
+    head = {
         "title": f"{entrant} in {league}",
         "league": league,
         "game": game,
@@ -280,15 +311,14 @@ def entrant_page(
             for name, value in row["per_contract"].items()
         ],
         "opponents": opponents,
-        "games": games,
-        "games_page": None if page is None else {"page": page, "pages": page_count},
         "faults": faults,
         "fault_rate": {
-            "per_game": row["faults"] / played["games"] if played["games"] else 0.0,
+            "per_game": row["faults"] / row["games"] if row["games"] else 0.0,
             "per_1000": 1000 * row["faults"] / asked if asked else None,
         },
         "think": row["think_ms"],
     }
+    return head, league_id
 
 
 LOG_TAIL = 4000  # characters of a bot's log shown with its fault

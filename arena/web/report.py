@@ -53,6 +53,10 @@ TEMPLATES = Path(__file__).parent / "templates"
 SERVE_URL = "http://127.0.0.1:8000"  # `arena serve`'s address when run with no options
 MADE = "\x00made\x00"  # a page's "made" time while it is hashed
 GAME_CHOICES = "all|none|last:N|best:N"
+# games an entrant's page lists in the report: pages of later games follow in files of
+# their own, so a grown league rewrites only its entrants' last pages, and no page
+# grows with a season (an entrant of 100,000 games once listed 80,000 in one page)
+GAMES_PER_PAGE = 1000
 
 
 @dataclass
@@ -354,8 +358,11 @@ def _write_pages(
         writer.page(links.faults(name), "faults.html", links, pages.faults_page(db, name))
         _, settings = store.league_record(db, league_id)
         for entrant in settings["entrants"]:
-            context = pages.entrant_page(db, name, entrant)
-            writer.page(links.entrant(name, entrant), "entrant.html", links, context)
+            for context in pages.entrant_pages(db, name, entrant, GAMES_PER_PAGE):
+                page = context["games_page"]["page"]
+                writer.page(
+                    links.entrant_games(name, entrant, page), "entrant.html", links, context
+                )
         for match in store.match_records(db, league_id):
             context = pages.match_page(db, name, match["idx"])
             writer.page(links.match(name, match["idx"]), "match.html", links, context)

@@ -17,6 +17,8 @@ from arena.bench.report import _League
 from arena.cli import app
 from arena.league import store
 from arena.league.store import site_reads
+from arena.web import report as report_module
+from arena.web.links import ReportLinks
 from arena.web.report import MARKER, build_report
 from tests.support.tiny_league import tiny_db
 
@@ -148,3 +150,50 @@ def test_the_report_of_a_grown_league_writes_only_the_new_and_changed_files(tmp_
     assert json.loads(
         (out / "game-1.html").read_text().split('id="game-outline">')[1].split("<")[0]
     )
+
+
+def test_an_entrants_games_are_paged_and_a_grown_league_rewrites_only_its_last_pages(
+    tmp_path, monkeypatch
+) -> None:
+    """The report lists an entrant's games `GAMES_PER_PAGE` to a file, each page linked
+    to the next and the one before; the later pages list the games alone, so a report
+    of the grown league leaves an entrant's full pages of games as they were."""
+    monkeypatch.setattr(report_module, "GAMES_PER_PAGE", 3)
+    league = _League(tmp_path, matches=3)
+    league.store(2)
+    out = tmp_path / "site"
+    build_report(league.db_path, out, jobs=1)
+    before = _mtimes(out)
+    conn = store.open_existing(league.db_path)
+    try:
+        (league_id, name) = store.league_id_by_name(conn, league.config.name)
+        played = {
+            entrant: [g["game_id"] for g in site_reads.entrant_games(conn, league_id, entrant)]
+            for entrant in store.entrant_names(conn, league_id)
+        }
+    finally:
+        conn.close()
+    links = ReportLinks()
+    full_pages = []
+    for entrant, ids in played.items():
+        count = -(-len(ids) // 3)
+        assert count >= 2, (entrant, ids)
+        files = [links.entrant_games(name, entrant, n) for n in range(1, count + 1)]
+        assert files[0] == links.entrant(name, entrant)
+        assert not (out / links.entrant_games(name, entrant, count + 1)).exists()
+        listed = []
+        for n, file in enumerate(files, 1):
+            text = (out / file).read_text()
+            listed += [int(i) for i in re.findall(r'<td><a href="game-(\d+)\.html">', text)]
+            assert (n > 1) == (f'href="{files[n - 2]}" rel="prev"' in text)
+            assert (n < count) == (n < count and f'href="{files[n]}" rel="next"' in text)
+            assert (n < count) == ('rel="next"' in text)
+            assert ('id="opponents"' in text) == (n == 1)  # the later pages: games alone
+        assert listed == ids
+        full_pages += files[1 : min(len(ids) // 3, count - 1)]  # full, and not the last
+    assert full_pages
+    league.store(3)
+    build_report(league.db_path, out, jobs=1)
+    after = _mtimes(out)
+    for file in full_pages:
+        assert after[file] == before[file], f"{file} was written again"

@@ -188,9 +188,16 @@ def test_an_entrants_pages_of_games_are_its_games(big, monkeypatch) -> None:
         assert context["games_page"] == {"page": number, "pages": count}
         shown += context["games"]
     assert shown == every
-    whole = pages.entrant_page(db, name, entrant)  # the static report: every game
-    assert whole["games"] == every and whole["games_page"] is None
-    assert whole["fault_rate"] == context["fault_rate"]
+    report = list(pages.entrant_pages(db, name, entrant, 7))  # the static report's pages
+    assert [g for page in report for g in page["games"]] == every
+    assert [page["games_page"] for page in report] == [
+        {"page": n, "pages": len(report)} for n in range(1, math.ceil(len(every) / 7) + 1)
+    ]
+    first = pages.entrant_page(db, name, entrant)
+    assert {**report[0], "games": [], "games_page": {}} == {
+        **first, "games": [], "games_page": {}
+    }  # what the pages share is the server's
+    assert report[1]["title"] == f"{first['title']}: games, page 2"
     asked = sum(g["asked"] or 0 for g in every)
     faults = sum(g["faults"] for g in every)
     assert context["fault_rate"] == {
