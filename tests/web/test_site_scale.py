@@ -194,9 +194,8 @@ def test_an_entrants_pages_of_games_are_its_games(big, monkeypatch) -> None:
         {"page": n, "pages": len(report)} for n in range(1, math.ceil(len(every) / 7) + 1)
     ]
     first = pages.entrant_page(db, name, entrant)
-    assert {**report[0], "games": [], "games_page": {}} == {
-        **first, "games": [], "games_page": {}
-    }  # what the pages share is the server's
+    shared = {"games": [], "games_page": {}}
+    assert {**report[0], **shared} == {**first, **shared}  # what the pages share: the server's
     assert report[1]["title"] == f"{first['title']}: games, page 2"
     asked = sum(g["asked"] or 0 for g in every)
     faults = sum(g["faults"] for g in every)
