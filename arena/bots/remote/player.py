@@ -254,7 +254,8 @@ class RemotePlayer:
         self._unanswered = None  # it answered: whatever it was busy with is done
         answered = time.monotonic()
         self.wait_seconds += answered - asked
-        elapsed, cpu = self._think(started, answered, cpu_start, self._bot_cpu())
+        cpu_end = self._bot_cpu()
+        elapsed, cpu = self._think(started, answered, cpu_start, cpu_end)
         charged = cpu if on_cpu and cpu is not None else elapsed
         self._game_left -= charged
         if charged > limit:  # answered, but too late: discarded
@@ -263,9 +264,12 @@ class RemotePlayer:
                 raise faults.game_time_up(self.settings, limit)
             if on_cpu:
                 raise faults.cpu_timeout(self.settings, self._bank, charged)
-            raise faults.timeout(
+            late = faults.timeout(
                 self.settings, self._bank, f"an answer after {elapsed:.3f} s, discarded"
             )
+            # as for no answer at all: an answer the machine made late is not the bot's
+            why = judge(marks, Marks.now(cpu_end, self._bot_throttled()), elapsed, self._cpus())
+            raise faults.overloaded(late, why) if why else late
         self._bank -= max(0.0, charged - self.settings.move_timeout)
         self.latencies.append(elapsed)
         if cpu is not None:
