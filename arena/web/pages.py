@@ -21,7 +21,7 @@ from arena.games import get_game
 from arena.games.base import DealSummary
 from arena.league import store
 from arena.league.reports.faults import fault_rows
-from arena.league.reports.snapshot import CHART_LINES, Pairs, standings
+from arena.league.reports.snapshot import CHART_LINES, Pairs, Standings, standings
 from arena.league.reports.table import COLUMNS, about_lines, cell, league_about
 from arena.league.standings.crosstable import Pairing
 from arena.league.standings.places import Evidence, place_text
@@ -75,15 +75,21 @@ def _in_flight(db: sqlite_utils.Database, league_id: int) -> list[dict[str, Any]
     return [m for m in rows if m["run_pid"] and pid_alive(m["run_pid"])]
 
 
-def league_page(db: sqlite_utils.Database, name: str, page: int | None = None) -> dict[str, Any]:
+def league_page(
+    db: sqlite_utils.Database,
+    name: str,
+    page: int | None = None,
+    held: Standings | None = None,
+) -> dict[str, Any]:
     """The table with every column of `arena table`, its provenance, tied places, the
     rating and margin charts, the crosstable and the matches in flight. The table whole
     (`page` None: the static report), or `TABLE_ROWS` rows of it from page `page` on
     (the server: a ladder's league has hundreds of entrants), the margin chart of the
-    same rows."""
+    same rows. `held`: the league's standings, when the caller has them already."""
     league_id, name = _league(db, name)
     game, settings = store.league_record(db, league_id)
-    held = standings(db, league_id)  # stored while the league is unchanged (snapshot.py)
+    if held is None:  # stored while the league is unchanged (snapshot.py)
+        held = standings(db, league_id)
     rows, proof, pairs = held.rows, held.proof, held.pairs
     order = [row["name"] for row in rows]
     spans = [tuple(row["place_range"]) for row in rows]  # the table's rule (places.py)
@@ -237,11 +243,16 @@ def entrant_page(
 
 
 def entrant_pages(
-    db: sqlite_utils.Database, league: str, entrant: str, per_page: int
+    db: sqlite_utils.Database,
+    league: str,
+    entrant: str,
+    per_page: int,
+    held: Standings | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Every page of an entrant's games, `per_page` to a page, as `entrant_page` makes
-    one (the static report's): what the pages share is read and computed once."""
-    head, league_id = _entrant_head(db, league, entrant)
+    one (the static report's): what the pages share is read and computed once (the
+    league's standings not at all when given, `held`)."""
+    head, league_id = _entrant_head(db, league, entrant, held)
     pages = _games_pages(head["row"]["games"], per_page)
     for page in range(1, pages + 1):
         yield _with_games(db, head, league_id, page, pages, per_page)
@@ -268,7 +279,7 @@ def _with_games(
 
 
 def _entrant_head(
-    db: sqlite_utils.Database, league: str, entrant: str
+    db: sqlite_utils.Database, league: str, entrant: str, held: Standings | None = None
 ) -> tuple[dict[str, Any], int]:
     """What every page of an entrant's games shows above them, and its league's id."""
     league_id, league = _league(db, league)
@@ -281,7 +292,8 @@ def _entrant_head(
             + ", ".join(shown)
             + (f" and {more} more" if more > 0 else "")
         )
-    held = standings(db, league_id)  # stored while the league is unchanged (snapshot.py)
+    if held is None:  # stored while the league is unchanged (snapshot.py)
+        held = standings(db, league_id)
     rows, proof, pairs = held.rows, held.proof, held.pairs
     row = next(r for r in rows if r["name"] == entrant)
     opponents = []

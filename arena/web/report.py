@@ -39,6 +39,7 @@ import sqlite_utils
 
 from arena.errors import ConfigError
 from arena.league import store
+from arena.league.reports.snapshot import standings
 from arena.league.store import site_reads
 from arena.league.store.schema import check_integrity
 from arena.play.replay_frames import game_frames_outline
@@ -354,11 +355,13 @@ def _write_pages(
     index["leagues"] = [row for row in index["leagues"] if row["name"] in names]
     writer.page(links.index(), "leagues.html", links, index)
     for name, league_id in zip(names, league_ids, strict=True):
-        writer.page(links.league(name), "league.html", links, pages.league_page(db, name))
+        held = standings(db, league_id)  # once: the league's and its entrants' pages show them
+        league = pages.league_page(db, name, held=held)
+        writer.page(links.league(name), "league.html", links, league)
         writer.page(links.faults(name), "faults.html", links, pages.faults_page(db, name))
         _, settings = store.league_record(db, league_id)
         for entrant in settings["entrants"]:
-            for context in pages.entrant_pages(db, name, entrant, GAMES_PER_PAGE):
+            for context in pages.entrant_pages(db, name, entrant, GAMES_PER_PAGE, held):
                 page = context["games_page"]["page"]
                 writer.page(
                     links.entrant_games(name, entrant, page), "entrant.html", links, context
