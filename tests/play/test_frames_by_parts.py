@@ -2,11 +2,16 @@
 changed) are the frames made from whole `view_dict`s, and `view_parts` is `view_dict`
 key by key, for games of both games, every seat, a spectator and one seat, a game with
 fallbacks and one still being played; the outline counted on the frames' own pass is
-`game_outline`'s; and a game packed for the report unpacks to its frames."""
+`game_outline`'s; and a game packed for the report unpacks to its frames, its base85
+the standard library's."""
 
 from __future__ import annotations
 
+import base64
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from arena.bots.builtin import make_builtin
 from arena.games import get_game
@@ -17,7 +22,7 @@ from arena.play.replay_frames import (
     game_outline,
 )
 from arena.play.seat_view import replay_options, replay_steps
-from arena.web.viewer_data import columns, game_pack, rows, unpack
+from arena.web.viewer_data import b85encode, columns, game_pack, rows, unpack
 from tests.play.test_replay_frames import Faulty, in_progress, played
 
 GAMES = {
@@ -97,3 +102,8 @@ def test_a_packed_game_unpacks_to_its_frames(name) -> None:
         assert len(packed["c"]) == len(doc["frames"])
         answers = [a for a in packed["answer"] if a is not None]
         assert sum(isinstance(a, int) for a in answers) > len(answers) / 2  # most by index
+
+
+@given(st.binary(max_size=600))
+def test_the_packs_base85_is_the_standard_librarys(data: bytes) -> None:
+    assert b85encode(data) == base64.b85encode(data)  # every length: 0 to 3 bytes padded
