@@ -102,7 +102,7 @@ class ReportLinks(Links):
         """The entrant's page, and its pages of later games in files of their own (a
         `file_part` ends in its hash: no entrant's page takes this name)."""
         first = self.entrant(league, entrant)
-        return first if page == 1 else first.replace(".html", f"-games-{page}.html")
+        return first if page == 1 else first.removesuffix(".html") + f"-games-{page}.html"
 
     def match(self, league: str, idx: int) -> str:
         return f"match-{file_part(league)}-{idx}.html"

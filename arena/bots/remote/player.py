@@ -244,8 +244,7 @@ class RemotePlayer:
             if capped and fault.kind == FaultKind.TIMEOUT:
                 fault = faults.game_time_up(self.settings, limit)
             elif fault.kind == FaultKind.TIMEOUT and not on_cpu:
-                end = Marks.now(cpu_end, self._bot_throttled())
-                why = judge(marks, end, wall, self._cpus())
+                why = self._machine_made_late(marks, cpu_end, wall)
                 if why:
                     fault = faults.overloaded(fault, why)
                 elif cpu is not None:  # what it did with the time: thought, or waited
@@ -268,7 +267,7 @@ class RemotePlayer:
                 self.settings, self._bank, f"an answer after {elapsed:.3f} s, discarded"
             )
             # as for no answer at all: an answer the machine made late is not the bot's
-            why = judge(marks, Marks.now(cpu_end, self._bot_throttled()), elapsed, self._cpus())
+            why = self._machine_made_late(marks, cpu_end, elapsed)
             raise faults.overloaded(late, why) if why else late
         self._bank -= max(0.0, charged - self.settings.move_timeout)
         self.latencies.append(elapsed)
@@ -285,6 +284,11 @@ class RemotePlayer:
     def _bot_cpu(self) -> float | None:
         """The bot's CPU time so far (its cgroup's), or None when it has no cgroup."""
         return self.process.cpu_seconds() if self.process is not None else None
+
+    def _machine_made_late(self, marks: Marks, cpu_end: float | None, wall: float) -> str:
+        """Why a decision that took `wall` seconds, from `marks` on, was late through the
+        machine's doing and not the bot's (`load.judge`), or "" when it was the bot's."""
+        return judge(marks, Marks.now(cpu_end, self._bot_throttled()), wall, self._cpus())
 
     def _bot_throttled(self) -> float | None:
         """How long its own CPU quota has held the bot back (None: not known)."""
